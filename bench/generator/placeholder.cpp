@@ -1,0 +1,2 @@
+// The event generator lands with the foundation work.
+namespace lqe::bench {}

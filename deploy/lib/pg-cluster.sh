@@ -1,0 +1,58 @@
+# Shared shell functions for private PostgreSQL 15 clusters (sourced, not run).
+# A cluster lives in one directory, listens only on 127.0.0.1 at its own port, and never
+# touches a system cluster. As root, the server runs as the 'postgres' user (initdb refuses root).
+
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+
+_pg_as_owner() {
+  if [[ $(id -u) -eq 0 ]]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+# pg_free_port: prints a TCP port on 127.0.0.1 that nothing listens on.
+pg_free_port() {
+  local port
+  for _ in $(seq 1 200); do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  echo "pg_free_port: no free port found" >&2
+  return 1
+}
+
+# pg_cluster_init DIR: initdb with trust auth for local TCP (loopback only) and superuser postgres.
+pg_cluster_init() {
+  local dir=$1
+  mkdir -p "$dir"
+  if [[ $(id -u) -eq 0 ]]; then chown -R postgres:postgres "$dir"; fi
+  if [[ -f "$dir/data/PG_VERSION" ]]; then return 0; fi
+  _pg_as_owner "$PG_BIN/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 \
+    --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; return 1; }
+}
+
+# pg_cluster_start DIR PORT: starts the server and waits until it accepts connections.
+pg_cluster_start() {
+  local dir=$1 port=$2
+  if _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then return 0; fi
+  _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir/data -c fsync=off -c max_connections=200 -c timezone=UTC" \
+    >/dev/null || { tail -20 "$dir/server.log" >&2; return 1; }
+}
+
+# pg_cluster_stop DIR: fast shutdown; quiet if it is not running.
+pg_cluster_stop() {
+  local dir=$1
+  if [[ -f "$dir/data/postmaster.pid" ]]; then
+    _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+  fi
+}
+
+pg_cluster_status() {
+  _pg_as_owner "$PG_BIN/pg_ctl" -D "$1/data" status
+}

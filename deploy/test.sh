@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The README's second command: installs what is missing, builds, starts a throwaway PostgreSQL 15
+# cluster on a free port in a temp dir, runs every test (unit, integration, fuzz smoke), and
+# stops the cluster even on failure. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+source deploy/lib/pg-cluster.sh
+
+bash deploy/install-deps.sh
+bash deploy/build.sh
+
+TMP=$(mktemp -d /tmp/lqe-test.XXXXXX)
+chmod 755 "$TMP"
+cleanup() {
+  pg_cluster_stop "$TMP/pg"
+  rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+PORT=$(pg_free_port)
+pg_cluster_init "$TMP/pg"
+pg_cluster_start "$TMP/pg" "$PORT"
+export LQE_TEST_DSN="postgresql://postgres@127.0.0.1:$PORT/postgres"
+echo "test.sh: throwaway cluster on 127.0.0.1:$PORT"
+
+cd build
+ctest --output-on-failure -j"$(nproc)" --timeout 600
+cd "$ROOT"
+
+# Fuzz smoke: libFuzzer targets built with clang, each run for a short fixed time.
+if [[ -x deploy/fuzz.sh ]]; then
+  bash deploy/fuzz.sh --seconds "${LQE_FUZZ_SECONDS:-20}"
+fi

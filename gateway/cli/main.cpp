@@ -1,0 +1,26 @@
+// lqe: one binary, one subcommand per job. Argument parsing is CLI11's (Debian libcli11-dev).
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "lqe: log query endpoints. Stored BigQuery-dialect queries over PostgreSQL log tables, "
+      "served over HTTP."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "lqe 0.1.0");
+  int exit_code = 0;
+  lqe::cli::RegisterServe(app, &exit_code);
+  lqe::cli::RegisterCheck(app, &exit_code);
+  lqe::cli::RegisterTranslate(app, &exit_code);
+  lqe::cli::RegisterMigrate(app, &exit_code);
+  lqe::cli::RegisterLoad(app, &exit_code);
+  lqe::cli::RegisterRetention(app, &exit_code);
+  lqe::cli::RegisterGenerate(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return exit_code;
+}

@@ -1,0 +1,33 @@
+// A fresh, empty database on the throwaway cluster that deploy/test.sh starts, dropped at the end.
+// Integration tests fail (not skip) when LQE_TEST_DSN is unset: a silently skipped suite hides
+// breakage.
+#pragma once
+
+#include <string>
+
+namespace lqe::testing {
+
+class TestDatabase {
+ public:
+  // Creates database "lqe_test_<tag>_<pid>_<n>" from the server in LQE_TEST_DSN.
+  explicit TestDatabase(const std::string& tag);
+  ~TestDatabase();
+  TestDatabase(const TestDatabase&) = delete;
+  TestDatabase& operator=(const TestDatabase&) = delete;
+
+  const std::string& dsn() const { return dsn_; }    // superuser DSN of the new database
+  const std::string& name() const { return name_; }
+  // The server's DSN (LQE_TEST_DSN) with the database replaced by `database`.
+  static std::string DsnFor(const std::string& database);
+
+ private:
+  std::string name_;
+  std::string dsn_;
+};
+
+// Absolute path of a file in the source tree, e.g. SourcePath("schema/catalogue_seed.tsv").
+std::string SourcePath(const std::string& relative);
+// Path of the built lqe binary.
+std::string LqeBinary();
+
+}  // namespace lqe::testing

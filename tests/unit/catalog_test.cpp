@@ -1,0 +1,59 @@
+#include "lqe/catalog.h"
+
+#include <gtest/gtest.h>
+
+namespace lqe {
+namespace {
+
+TEST(CatalogTest, BuildsNestedRecordsFromPaths) {
+  std::string error;
+  const auto entries = Catalog::ParseTsv(
+      "# source\tpath\ttype\tmode\n"
+      "edge\tid\tSTRING\n"
+      "edge\ttimestamp\tTIMESTAMP\n"
+      "edge\tmetadata.response.status_code\tINT64\tNULLABLE\n"
+      "edge\tmetadata.request.path\tSTRING\n"
+      "realtime\tmetadata.context.domain\tSTRING\tREPEATED\n",
+      &error);
+  ASSERT_EQ(error, "");
+  ASSERT_EQ(entries.size(), 5u);
+  const Catalog catalog = Catalog::FromEntries(entries, &error);
+  ASSERT_EQ(error, "");
+  const SourceSchema* edge = catalog.FindSource("EDGE");
+  ASSERT_NE(edge, nullptr);
+  EXPECT_EQ(edge->pg_schema, "logs");
+  EXPECT_EQ(edge->pg_table, "edge");
+  const StructField* metadata = edge->row->FindField("metadata");
+  ASSERT_NE(metadata, nullptr);
+  EXPECT_EQ(TypeName(*metadata->type),
+            "STRUCT<response STRUCT<status_code INT64>, request STRUCT<path STRING>>");
+  EXPECT_EQ(TypeName(*edge->row->FindField("timestamp")->type), "TIMESTAMP");
+  const SourceSchema* realtime = catalog.FindSource("realtime");
+  ASSERT_NE(realtime, nullptr);
+  EXPECT_EQ(TypeName(*realtime->row->FindField("metadata")->type),
+            "STRUCT<context STRUCT<domain ARRAY<STRING>>>");
+  EXPECT_EQ(catalog.SourceNames(), (std::vector<std::string>{"edge", "realtime"}));
+}
+
+TEST(CatalogTest, RejectsUnknownTypeNamingTheRow) {
+  std::string error;
+  Catalog::FromEntries({{"edge", "metadata.x", "VARCHAR", "NULLABLE"}}, &error);
+  EXPECT_EQ(error, "unknown type VARCHAR for edge.metadata.x");
+}
+
+TEST(CatalogTest, RejectsScalarWithChildren) {
+  std::string error;
+  Catalog::FromEntries({{"edge", "metadata.request.path", "STRING", "NULLABLE"},
+                        {"edge", "metadata.request", "STRING", "NULLABLE"}},
+                       &error);
+  EXPECT_EQ(error, "field edge.metadata.request has fields but is typed STRING");
+}
+
+TEST(CatalogTest, RejectsBadTsvLine) {
+  std::string error;
+  Catalog::ParseTsv("edge\tid\n", &error);
+  EXPECT_EQ(error, "line 1: expected source, path, type[, mode]");
+}
+
+}  // namespace
+}  // namespace lqe
