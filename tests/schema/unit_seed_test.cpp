@@ -1,0 +1,68 @@
+// The committed catalogue seed parses and builds, and has the shape every source needs.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "lqe/catalog.h"
+#include "support/test_database.h"
+
+namespace lqe {
+namespace {
+
+std::string ReadSeed() {
+  std::ifstream in(testing::SourcePath("schema/catalogue_seed.tsv"));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+TEST(CatalogueSeedTest, ParsesAndBuildsAllNineSources) {
+  std::string error;
+  const auto entries = Catalog::ParseTsv(ReadSeed(), &error);
+  ASSERT_EQ(error, "");
+  ASSERT_GT(entries.size(), 250u);
+  const Catalog catalog = Catalog::FromEntries(entries, &error);
+  ASSERT_EQ(error, "");
+  EXPECT_EQ(catalog.SourceNames(),
+            (std::vector<std::string>{"auth", "edge", "function_edge", "function_events", "pooler",
+                                      "postgres", "realtime", "restapi", "storage"}));
+  for (const auto& name : catalog.SourceNames()) {
+    const SourceSchema* source = catalog.FindSource(name);
+    ASSERT_NE(source, nullptr);
+    EXPECT_EQ(TypeName(*source->row->FindField("id")->type), "STRING") << name;
+    EXPECT_EQ(TypeName(*source->row->FindField("timestamp")->type), "TIMESTAMP") << name;
+    EXPECT_EQ(TypeName(*source->row->FindField("event_message")->type), "STRING") << name;
+    EXPECT_EQ(TypeName(*source->row->FindField("project")->type), "STRING") << name;
+    EXPECT_EQ(source->row->FindField("metadata")->type->kind, TypeKind::kRecord) << name;
+  }
+}
+
+TEST(CatalogueSeedTest, TypesFollowTheSamples) {
+  std::string error;
+  const Catalog catalog = Catalog::FromEntries(Catalog::ParseTsv(ReadSeed(), &error), &error);
+  ASSERT_EQ(error, "");
+  auto type_of = [&](const std::string& source, const std::vector<std::string>& path) {
+    TypePtr t = catalog.FindSource(source)->row;
+    for (const auto& part : path) {
+      const StructField* f = t->FindField(part);
+      if (f == nullptr) return std::string("<missing ") + part + ">";
+      t = f->type;
+    }
+    return TypeName(*t);
+  };
+  EXPECT_EQ(type_of("edge", {"metadata", "response", "status_code"}), "INT64");
+  EXPECT_EQ(type_of("edge", {"metadata", "request", "cf", "botManagement", "detectionIds"}),
+            "ARRAY<INT64>");
+  EXPECT_EQ(type_of("edge", {"metadata", "request", "sb", "jwt", "apikey", "payload", "role"}),
+            "STRING");
+  EXPECT_EQ(type_of("auth", {"metadata", "duration"}), "STRING");  // sample: "123sec"
+  EXPECT_EQ(type_of("auth", {"metadata", "args"}), "ARRAY<STRING>");
+  EXPECT_EQ(type_of("realtime", {"metadata", "context", "time"}), "INT64");
+  EXPECT_EQ(type_of("storage", {"metadata", "responseTime"}), "FLOAT64");
+  EXPECT_EQ(type_of("postgres", {"metadata", "parsed", "query"}), "STRING");
+  EXPECT_EQ(type_of("function_edge", {"metadata", "execution_time_ms"}), "INT64");
+}
+
+}  // namespace
+}  // namespace lqe
