@@ -1,17 +1,41 @@
-// lqe migrate: placeholder until the schema work lands.
+// lqe migrate: applies the embedded schema migrations, seeds the field catalogue and creates
+// the daily partitions around today.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <pqxx/pqxx>
 
 #include "commands.h"
+#include "lqe/schema/migrate.h"
 
 namespace lqe::cli {
 
 void RegisterMigrate(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("migrate", "(not built yet)");
-  cmd->allow_extras();
-  cmd->callback([exit_code] {
-    std::cerr << "lqe migrate: not built yet\n";
-    *exit_code = 2;
+  auto* cmd = app.add_subcommand(
+      "migrate", "Create or upgrade the logs schema, tables, catalogue and gateway role");
+  struct Flags {
+    std::string dsn;
+    std::string gateway_password;
+  };
+  auto flags = std::make_shared<Flags>();
+  cmd->add_option("--dsn", flags->dsn, "PostgreSQL connection string (superuser or owner)")
+      ->required();
+  cmd->add_option("--gateway-password", flags->gateway_password,
+                  "Set the password of the read-only login role lqe_gateway");
+  cmd->callback([flags, cmd, exit_code] {
+    try {
+      pqxx::connection conn(flags->dsn);
+      schema::MigrateOptions options;
+      if (cmd->count("--gateway-password") > 0) options.gateway_password = flags->gateway_password;
+      const auto report = schema::Migrate(conn, options);
+      for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
+      std::cout << "migrations: " << report.applied.size() << " applied, " << report.already_applied
+                << " already applied; catalogue rows added: " << report.catalogue_rows_added
+                << "; partitions created: " << report.partitions_created.size() << "\n";
+      *exit_code = 0;
+    } catch (const std::exception& e) {
+      std::cerr << "lqe migrate: " << e.what() << "\n";
+      *exit_code = 1;
+    }
   });
 }
 

@@ -1,17 +1,43 @@
-// lqe retention: placeholder until the schema work lands.
+// lqe retention: drops daily partitions older than N days and creates the next days' ones.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <pqxx/pqxx>
 
 #include "commands.h"
+#include "lqe/schema/partitions.h"
 
 namespace lqe::cli {
 
 void RegisterRetention(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("retention", "(not built yet)");
-  cmd->allow_extras();
-  cmd->callback([exit_code] {
-    std::cerr << "lqe retention: not built yet\n";
-    *exit_code = 2;
+  auto* cmd = app.add_subcommand(
+      "retention", "Drop daily log partitions older than --days and create partitions ahead");
+  struct Flags {
+    std::string dsn;
+    int days = 0;
+    int ahead = 3;
+  };
+  auto flags = std::make_shared<Flags>();
+  cmd->add_option("--dsn", flags->dsn, "PostgreSQL connection string")->required();
+  cmd->add_option("--days", flags->days,
+                  "Keep this many whole days before today (UTC); older partitions are dropped")
+      ->required()
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--ahead", flags->ahead, "Create partitions for today .. today+N (default 3)")
+      ->check(CLI::Range(0, 366));
+  cmd->callback([flags, exit_code] {
+    try {
+      pqxx::connection conn(flags->dsn);
+      const auto dropped = schema::DropPartitionsOlderThan(conn, flags->days);
+      for (const auto& name : dropped) std::cout << "dropped logs." << name << "\n";
+      const auto created = schema::EnsurePartitionsAroundToday(conn, 0, flags->ahead);
+      for (const auto& name : created) std::cout << "created logs." << name << "\n";
+      std::cout << "retention: " << dropped.size() << " partitions dropped, " << created.size()
+                << " created\n";
+      *exit_code = 0;
+    } catch (const std::exception& e) {
+      std::cerr << "lqe retention: " << e.what() << "\n";
+      *exit_code = 1;
+    }
   });
 }
 

@@ -1,0 +1,52 @@
+// Schema migrations: the embedded migrations/NNN_name.sql files, applied in order, each in its
+// own transaction, recorded in logs.schema_migrations with their SHA-256.
+#pragma once
+
+#include <optional>
+#include <pqxx/connection>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lqe/schema/embedded.h"
+
+namespace lqe::schema {
+
+class SchemaError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Migration {
+  int version = 0;   // 1 for "001_log_tables.sql"
+  std::string name;  // "001_log_tables.sql"
+  std::string_view sql;
+  std::string checksum;  // SHA-256 hex of the file
+};
+
+// Turns the embedded files into migrations sorted by version. Throws SchemaError for a name
+// without a numeric NNN_ prefix or two files with one version.
+std::vector<Migration> ParseMigrations(const std::vector<EmbeddedFile>& files);
+
+struct MigrateOptions {
+  std::optional<std::string> gateway_password;  // sets lqe_gateway's password when given
+  int partition_days_back = 3;                  // daily partitions for today-back..today+ahead
+  int partition_days_ahead = 3;
+};
+
+struct MigrateReport {
+  std::vector<std::string> applied;  // names applied by this run
+  int already_applied = 0;
+  int catalogue_rows_added = 0;                 // seed rows that were missing
+  std::vector<std::string> partitions_created;  // e.g. "edge_p20261121"
+};
+
+// Applies the pending migrations to the database of `conn`. Throws SchemaError when an applied
+// migration's checksum differs from the embedded one (the file was edited after release), and
+// pqxx errors from the server.
+MigrateReport Migrate(pqxx::connection& conn, const MigrateOptions& options);
+MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migrations,
+                      const MigrateOptions& options);
+
+}  // namespace lqe::schema

@@ -1,0 +1,72 @@
+-- Daily partition management, shared by migrate, load and retention. Partition of day D for
+-- source S is logs.S_pYYYYMMDD and holds [D 00:00 UTC, D+1 00:00 UTC).
+CREATE FUNCTION logs.ensure_partition(source text, day date) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  partition_name text := source || '_p' || to_char(day, 'YYYYMMDD');
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                 WHERE n.nspname = 'logs' AND c.relname = source AND c.relkind = 'p') THEN
+    RAISE EXCEPTION 'unknown log source "%"', source;
+  END IF;
+  IF to_regclass(format('logs.%I', partition_name)) IS NOT NULL THEN
+    RETURN false;
+  END IF;
+  -- Concurrent loaders may race to create the same partition; serialise creation.
+  PERFORM pg_advisory_xact_lock(hashtext('lqe.ensure_partition'));
+  IF to_regclass(format('logs.%I', partition_name)) IS NOT NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE format('CREATE TABLE logs.%I PARTITION OF logs.%I FOR VALUES FROM (%L) TO (%L)',
+                 partition_name, source, day::text || ' 00:00:00+00',
+                 (day + 1)::text || ' 00:00:00+00');
+  RETURN true;
+END
+$$;
+
+-- Creates the partitions of every log table for the days first..last; returns the new names.
+CREATE FUNCTION logs.ensure_partitions(first date, last date) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+  source text;
+  day date;
+BEGIN
+  FOR source IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'logs' AND c.relkind = 'p' ORDER BY c.relname LOOP
+    day := first;
+    WHILE day <= last LOOP
+      IF logs.ensure_partition(source, day) THEN
+        RETURN NEXT source || '_p' || to_char(day, 'YYYYMMDD');
+      END IF;
+      day := day + 1;
+    END LOOP;
+  END LOOP;
+END
+$$;
+
+-- Drops every daily partition whose whole day lies before cutoff; returns the dropped names.
+CREATE FUNCTION logs.drop_partitions_before(cutoff date) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+  part record;
+BEGIN
+  FOR part IN
+    SELECT child.relname AS name
+    FROM pg_inherits i
+    JOIN pg_class child ON child.oid = i.inhrelid
+    JOIN pg_class parent ON parent.oid = i.inhparent
+    JOIN pg_namespace n ON n.oid = parent.relnamespace
+    WHERE n.nspname = 'logs' AND parent.relkind = 'p'
+      AND child.relname ~ ('^' || parent.relname || '_p[0-9]{8}$')
+      AND to_date(right(child.relname, 8), 'YYYYMMDD') < cutoff
+    ORDER BY child.relname
+  LOOP
+    EXECUTE format('DROP TABLE logs.%I', part.name);
+    RETURN NEXT part.name;
+  END LOOP;
+END
+$$;
+
+REVOKE EXECUTE ON FUNCTION logs.ensure_partition(text, date) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION logs.ensure_partitions(date, date) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION logs.drop_partitions_before(date) FROM PUBLIC;

@@ -1,0 +1,144 @@
+#include "lqe/schema/migrate.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <pqxx/pqxx>
+
+#include "lqe/catalog.h"
+#include "lqe/schema/partitions.h"
+
+namespace lqe::schema {
+namespace {
+
+constexpr std::string_view kLockKey = "lqe.migrate";
+
+void EnsureBookkeeping(pqxx::connection& conn) {
+  pqxx::work tx(conn);
+  tx.exec(
+      "CREATE SCHEMA IF NOT EXISTS logs;"
+      "CREATE TABLE IF NOT EXISTS logs.schema_migrations ("
+      "  version integer PRIMARY KEY,"
+      "  name text NOT NULL,"
+      "  checksum text NOT NULL,"
+      "  applied_at timestamptz NOT NULL DEFAULT now())");
+  tx.commit();
+}
+
+struct Applied {
+  std::string name;
+  std::string checksum;
+};
+
+std::map<int, Applied> AppliedMigrations(pqxx::connection& conn) {
+  pqxx::work tx(conn);
+  std::map<int, Applied> out;
+  for (const auto& row : tx.exec("SELECT version, name, checksum FROM logs.schema_migrations")) {
+    out[row[0].as<int>()] = {row[1].as<std::string>(), row[2].as<std::string>()};
+  }
+  return out;
+}
+
+void Apply(pqxx::connection& conn, const Migration& m) {
+  pqxx::work tx(conn);
+  tx.exec(std::string(m.sql));
+  tx.exec_params("INSERT INTO logs.schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+                 m.version, m.name, m.checksum);
+  tx.commit();
+}
+
+// Inserts the seed rows that are missing; existing rows (possibly widened by loads) stay.
+int SeedCatalogue(pqxx::connection& conn) {
+  std::string error;
+  const auto entries = Catalog::ParseTsv(EmbeddedCatalogueSeed(), &error);
+  if (!error.empty()) throw SchemaError("embedded catalogue seed: " + error);
+  pqxx::work tx(conn);
+  std::string sql = "INSERT INTO logs.field_catalogue (source, path, bq_type, mode) VALUES ";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& e = entries[i];
+    if (i > 0) sql += ',';
+    sql += "(" + tx.quote(e.source) + "," + tx.quote(e.path) + "," + tx.quote(e.type) + "," +
+           tx.quote(e.mode) + ")";
+  }
+  sql += " ON CONFLICT (source, path) DO NOTHING";
+  const auto result = tx.exec(sql);
+  tx.commit();
+  return static_cast<int>(result.affected_rows());
+}
+
+}  // namespace
+
+std::vector<Migration> ParseMigrations(const std::vector<EmbeddedFile>& files) {
+  std::vector<Migration> out;
+  for (const auto& f : files) {
+    const auto underscore = f.name.find('_');
+    int version = 0;
+    const char* end = f.name.data() + (underscore == std::string_view::npos ? 0 : underscore);
+    const auto [ptr, ec] = std::from_chars(f.name.data(), end, version);
+    if (underscore == std::string_view::npos || ec != std::errc() || ptr != end || version <= 0) {
+      throw SchemaError("migration file " + std::string(f.name) +
+                        " must be named NNN_name.sql with a positive number NNN");
+    }
+    out.push_back({version, std::string(f.name), f.content, std::string(f.sha256)});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Migration& a, const Migration& b) { return a.version < b.version; });
+  for (std::size_t i = 1; i < out.size(); ++i) {
+    if (out[i].version == out[i - 1].version) {
+      throw SchemaError("migrations " + out[i - 1].name + " and " + out[i].name +
+                        " have the same version");
+    }
+  }
+  return out;
+}
+
+MigrateReport Migrate(pqxx::connection& conn, const MigrateOptions& options) {
+  return Migrate(conn, ParseMigrations(EmbeddedMigrationFiles()), options);
+}
+
+MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migrations,
+                      const MigrateOptions& options) {
+  // A session lock: two concurrent `lqe migrate` runs apply each migration once.
+  {
+    pqxx::nontransaction lock(conn);
+    lock.exec_params("SELECT pg_advisory_lock(hashtext($1))", std::string(kLockKey));
+  }
+  struct Unlock {
+    pqxx::connection& conn;
+    ~Unlock() {
+      try {
+        pqxx::nontransaction tx(conn);
+        tx.exec_params("SELECT pg_advisory_unlock(hashtext($1))", std::string(kLockKey));
+      } catch (...) {  // NOLINT(bugprone-empty-catch): the lock ends with the session anyway
+      }
+    }
+  } unlock{conn};
+
+  EnsureBookkeeping(conn);
+  const auto applied = AppliedMigrations(conn);
+  MigrateReport report;
+  for (const auto& m : migrations) {
+    const auto it = applied.find(m.version);
+    if (it == applied.end()) {
+      Apply(conn, m);
+      report.applied.push_back(m.name);
+      continue;
+    }
+    if (it->second.checksum != m.checksum) {
+      throw SchemaError("migration " + m.name + " was changed after it was applied: recorded " +
+                        "checksum " + it->second.checksum + ", embedded " + m.checksum);
+    }
+    ++report.already_applied;
+  }
+  report.catalogue_rows_added = SeedCatalogue(conn);
+  report.partitions_created =
+      EnsurePartitionsAroundToday(conn, options.partition_days_back, options.partition_days_ahead);
+  if (options.gateway_password) {
+    pqxx::work tx(conn);
+    tx.exec("ALTER ROLE lqe_gateway PASSWORD " + tx.quote(*options.gateway_password));
+    tx.commit();
+  }
+  return report;
+}
+
+}  // namespace lqe::schema
