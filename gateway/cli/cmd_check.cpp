@@ -1,17 +1,33 @@
-// lqe check: placeholder until the gateway work lands.
+// lqe check --config FILE: validate a config (keys, endpoint files, parameters, and every stored
+// query through the translator) without serving. The catalogue comes from Postgres when
+// reachable and from catalogue_file otherwise.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "commands.h"
+#include "lqe/gateway/handler.h"
 
 namespace lqe::cli {
 
 void RegisterCheck(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("check", "(not built yet)");
-  cmd->allow_extras();
-  cmd->callback([exit_code] {
-    std::cerr << "lqe check: not built yet\n";
-    *exit_code = 2;
+  auto* cmd = app.add_subcommand("check", "Validate a gateway config without serving");
+  auto config = std::make_shared<std::string>();
+  cmd->add_option("--config,-c", *config, "YAML config file")->required();
+  cmd->callback([config, exit_code] {
+    std::string error;
+    auto state = gateway::BuildState(*config, nullptr, &error);
+    if (!state) {
+      std::cerr << "lqe check: " << error << "\n";
+      *exit_code = 1;
+      return;
+    }
+    for (const auto& e : state->config.endpoints) {
+      std::cout << e->name << " (" << e->id << "): ok, " << e->translation->params.size()
+                << " bound parameters, " << e->translation->columns.size() << " columns\n";
+    }
+    std::cout << "config ok: " << state->config.endpoints.size() << " endpoints, "
+              << state->config.api_keys.size() << " API keys\n";
+    *exit_code = 0;
   });
 }
 

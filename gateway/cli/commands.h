@@ -15,5 +15,6 @@ void RegisterGenerate(CLI::App& app, int* exit_code);   // bench: deterministic 
 void RegisterTranslate(CLI::App& app, int* exit_code);  // translator: BigQuery SQL -> PG SQL
 void RegisterServe(CLI::App& app, int* exit_code);      // gateway: the HTTP service
 void RegisterCheck(CLI::App& app, int* exit_code);      // gateway: validate a config
+void RegisterKeygen(CLI::App& app, int* exit_code);     // gateway: new API key and its SHA-256
 
 }  // namespace lqe::cli

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   lqe::cli::RegisterServe(app, &exit_code);
   lqe::cli::RegisterCheck(app, &exit_code);
+  lqe::cli::RegisterKeygen(app, &exit_code);
   lqe::cli::RegisterTranslate(app, &exit_code);
   lqe::cli::RegisterMigrate(app, &exit_code);
   lqe::cli::RegisterLoad(app, &exit_code);

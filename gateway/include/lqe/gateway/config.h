@@ -1,0 +1,95 @@
+// The gateway's YAML configuration: listener, database, API keys and endpoints. Loading validates
+// everything and reports the first problem with file:line; nothing is served from a bad config.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "lqe/catalog.h"
+#include "lqe/translate.h"
+
+namespace lqe::gateway {
+
+enum class ParamType : std::uint8_t { kString, kInteger, kFloat, kBoolean, kTimestamp, kEnum };
+
+struct ParamDef {
+  std::string name;
+  ParamType type = ParamType::kString;
+  std::vector<std::string> values;  // kEnum only
+  bool required = false;
+  std::optional<std::string> default_value;  // already validated and normalised
+  std::string description;
+};
+
+struct EndpointDef {
+  std::string id;    // UUID, lower case
+  std::string name;  // e.g. "logs.all"
+  std::string query;
+  std::string file;  // where it was defined, for messages
+  int line = 0;
+  int max_rows = 1000;
+  int cache_seconds = 0;                     // 0: no cache
+  std::optional<int> cache_warming_seconds;  // absent: no warming
+  bool sandbox = false;
+  bool redact_pii = false;
+  std::map<std::string, ParamDef, std::less<>> params;
+  std::string version;  // digest of everything that affects results; part of cache keys
+  std::shared_ptr<const Translation> translation;  // the stored query, translated at load
+};
+
+struct ApiKey {
+  std::string name;
+  std::array<unsigned char, 32> sha256{};
+  bool all_endpoints = false;
+  std::vector<std::string> endpoints;  // names or ids
+};
+
+struct Config {
+  std::string path;  // the file it came from
+  std::string listen_host = "127.0.0.1";
+  std::uint16_t listen_port = 4000;
+  int io_threads = 0;      // 0: hardware concurrency
+  int worker_threads = 0;  // 0: 2 x pool_size
+  std::string dsn;
+  int pool_size = 8;
+  int statement_timeout_ms = 15000;
+  int connect_timeout_ms = 2000;
+  std::string catalogue_file;  // absolute after loading; empty: catalogue from Postgres only
+  std::size_t cache_max_bytes = 256u << 20;
+  std::size_t max_header_bytes = 64u << 10;
+  std::size_t max_url_bytes = 64u << 10;
+  std::size_t max_body_bytes = 1u << 20;
+  int read_timeout_ms = 30000;
+  int write_timeout_ms = 30000;
+  int shutdown_grace_ms = 10000;
+  std::string log_level = "info";
+  bool access_log = true;
+  std::vector<ApiKey> api_keys;
+  std::vector<std::shared_ptr<EndpointDef>> endpoints;
+};
+
+struct ConfigError {
+  std::string file;
+  int line = 0;
+  std::string message;
+  std::string ToString() const;  // "file:line: message"
+};
+
+using ConfigResult = std::variant<Config, ConfigError>;
+
+// Parses and validates the file and every endpoint file it names. Queries are not translated yet.
+ConfigResult LoadConfig(const std::string& path);
+// Translates every endpoint's stored query against `catalog`; a refusal names the endpoint's
+// file and the line inside its query.
+std::optional<ConfigError> TranslateEndpoints(Config& config, const Catalog& catalog);
+// The SQL type the translator sees for a parameter type.
+TypePtr ParamSqlType(ParamType type);
+std::string_view ParamTypeName(ParamType type);
+
+}  // namespace lqe::gateway

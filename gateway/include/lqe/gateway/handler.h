@@ -1,0 +1,64 @@
+// The request handlers: pure functions of a Request and the Context (current config snapshot,
+// cache, query runner, metrics). No sockets, so tests call them directly.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lqe/catalog.h"
+#include "lqe/gateway/config.h"
+#include "lqe/gateway/http_types.h"
+#include "lqe/gateway/metrics.h"
+#include "lqe/gateway/pg_pool.h"
+#include "lqe/gateway/result_cache.h"
+
+namespace lqe::gateway {
+
+// One immutable configuration snapshot; reload builds a new one and swaps it in.
+struct GatewayState {
+  Config config;
+  std::shared_ptr<const Catalog> catalog;
+  std::map<std::string, std::shared_ptr<const EndpointDef>, std::less<>> by_name;
+  std::map<std::string, std::shared_ptr<const EndpointDef>, std::less<>> by_id;
+  std::map<std::string, std::shared_ptr<EndpointMetrics>, std::less<>> endpoint_metrics;
+};
+
+// Runs SQL with text params, at most max_rows rows (see RunQuery).
+using QueryRunner = std::function<QueryResult(
+    const std::string& sql, const std::vector<std::optional<std::string>>& params, int max_rows)>;
+
+struct Context {
+  std::shared_ptr<const GatewayState> state;
+  ResultCache* cache = nullptr;
+  QueryRunner run_query;
+  std::function<bool()> ready;  // Postgres reachable
+  std::function<std::string()> metrics_text;
+  Metrics* metrics = nullptr;
+  std::function<std::chrono::system_clock::time_point()> now = [] {
+    return std::chrono::system_clock::now();
+  };
+};
+
+// Full handling; may block on Postgres.
+Response Handle(const Request& request, Context& context);
+// Answers without blocking (errors, CORS, health, cache hits), or nullopt when Handle must run
+// on a worker thread.
+std::optional<Response> HandleFast(const Request& request, Context& context);
+// Adds CORS headers, and gzip-encodes when the client accepts it.
+void FinishResponse(const Request& request, Response& response);
+
+// Builds a snapshot: loads the config, the catalogue (Postgres and/or catalogue_file) and
+// translates every endpoint. `metrics` may be null. On failure returns nullptr and sets *error.
+std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
+                                         std::string* error);
+// The catalogue: rows of catalogue_file, then rows of logs.field_catalogue (when `dsn` is
+// reachable) overriding by (source, path).
+std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* error,
+                                           std::string* warning);
+
+}  // namespace lqe::gateway

@@ -1,0 +1,17 @@
+// PII redaction of result values: IPv4, then IPv6 (Logflare's matching rules), then e-mail
+// addresses become "REDACTED" in string values, recursively; keys are never changed.
+#pragma once
+
+#include <boost/json/value.hpp>
+#include <string>
+#include <string_view>
+
+namespace lqe::gateway {
+
+std::string RedactString(std::string_view text);
+void RedactJson(boost::json::value& value);
+// Per-request switch: a header value of "true" (any case) enables, any other value disables,
+// no header keeps the endpoint's setting.
+bool RedactionEnabled(const std::string* header_value, bool endpoint_default);
+
+}  // namespace lqe::gateway

@@ -1,0 +1,22 @@
+// Result rendering from the translator's result schema (the output contract): TIMESTAMP as unix
+// microseconds, DATETIME as YYYY-MM-DDTHH:MM:SS[.ffffff], records as one-element arrays at every
+// level, keys sorted by name like the reference service.
+#pragma once
+
+#include <boost/json/value.hpp>
+#include <optional>
+#include <string_view>
+
+#include "lqe/types.h"
+
+namespace lqe::gateway {
+
+// Renders one Postgres text value (nullopt = NULL) of BigQuery type `type`.
+boost::json::value RenderValue(const Type& type, std::optional<std::string_view> text);
+// Wraps every JSON object in a one-element array, recursively; objects directly inside arrays
+// are not wrapped, but their object-valued keys are.
+boost::json::value WrapRecords(boost::json::value value);
+// "2024-01-02 03:04:05.123456+00" -> microseconds since the epoch.
+std::optional<std::int64_t> ParsePgTimestamptz(std::string_view text);
+
+}  // namespace lqe::gateway

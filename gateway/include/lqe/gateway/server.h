@@ -1,0 +1,38 @@
+// The HTTP/1.1 server: Beast sessions as C++20 coroutines on N I/O threads, a worker pool for
+// queries, graceful shutdown on SIGTERM/SIGINT and reload on SIGHUP.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "lqe/gateway/handler.h"
+
+namespace lqe::gateway {
+
+class Server {
+ public:
+  // `state` is the already-built first snapshot of `config_path`.
+  Server(std::string config_path, std::shared_ptr<GatewayState> state,
+         std::shared_ptr<Metrics> metrics);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds the listener (port 0 picks one). Returns an error message or empty.
+  std::string Bind();
+  std::uint16_t port() const;
+  // Serves until Stop() or a signal (when handle_signals). Returns the exit status.
+  int Run(bool handle_signals);
+  void Stop();
+  // Rebuilds the snapshot from the config file; keeps the old one on error. Returns the error.
+  std::string Reload();
+
+  struct Impl;  // defined in src/http/session.h; public so the session coroutine can use it
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lqe::gateway

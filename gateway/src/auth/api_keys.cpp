@@ -1,0 +1,75 @@
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
+
+#include <algorithm>
+
+#include "lqe/gateway/auth.h"
+
+namespace lqe::gateway {
+
+std::array<unsigned char, 32> Sha256(std::string_view data) {
+  std::array<unsigned char, 32> digest{};
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest.data());
+  return digest;
+}
+
+std::string HexEncode(const unsigned char* data, std::size_t size) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(size * 2);
+  for (std::size_t i = 0; i < size; ++i) {
+    out.push_back(kDigits[data[i] >> 4]);
+    out.push_back(kDigits[data[i] & 0xf]);
+  }
+  return out;
+}
+
+bool ParseSha256Hex(std::string_view hex, std::array<unsigned char, 32>* out) {
+  if (hex.size() != 64) return false;
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < 32; ++i) {
+    int hi = nibble(hex[2 * i]);
+    int lo = nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    (*out)[i] = static_cast<unsigned char>(hi * 16 + lo);
+  }
+  return true;
+}
+
+std::string ExtractToken(const Request& request, const std::string* api_key_param) {
+  if (const std::string* auth = request.Header("authorization")) {
+    std::string_view value = *auth;
+    if (value.size() > 7 && (value.substr(0, 7) == "Bearer " || value.substr(0, 7) == "bearer ")) {
+      return std::string(value.substr(7));
+    }
+  }
+  if (const std::string* key = request.Header("x-api-key")) return *key;
+  if (api_key_param != nullptr) return *api_key_param;
+  return {};
+}
+
+const ApiKey* FindApiKey(const std::vector<ApiKey>& keys, std::string_view token) {
+  if (token.empty()) return nullptr;
+  auto digest = Sha256(token);
+  const ApiKey* found = nullptr;
+  // Every key is compared, whatever matched before, so timing does not reveal which one did.
+  for (const ApiKey& key : keys) {
+    if (CRYPTO_memcmp(digest.data(), key.sha256.data(), digest.size()) == 0 && found == nullptr) {
+      found = &key;
+    }
+  }
+  return found;
+}
+
+bool KeyAllows(const ApiKey& key, const EndpointDef& endpoint) {
+  if (key.all_endpoints) return true;
+  return std::any_of(key.endpoints.begin(), key.endpoints.end(),
+                     [&](const std::string& e) { return e == endpoint.name || e == endpoint.id; });
+}
+
+}  // namespace lqe::gateway

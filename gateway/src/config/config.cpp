@@ -1,0 +1,266 @@
+#include "lqe/gateway/config.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "config/yaml_util.h"
+#include "lqe/gateway/auth.h"
+
+namespace lqe::gateway {
+namespace config {
+std::shared_ptr<EndpointDef> ParseEndpoint(const std::string& file, const YAML::Node& node);
+}  // namespace config
+
+using config::CheckKeys;
+using config::Fail;
+using config::GetBool;
+using config::GetInt;
+using config::GetString;
+
+namespace {
+
+void ParseListen(const std::string& file, const YAML::Node& node, Config& c) {
+  std::string listen = GetString(file, node, "listen");
+  std::size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) Fail(file, node, "listen must be host:port");
+  c.listen_host = listen.substr(0, colon);
+  if (c.listen_host.size() >= 2 && c.listen_host.front() == '[') {
+    c.listen_host = c.listen_host.substr(1, c.listen_host.size() - 2);
+  }
+  try {
+    int port = std::stoi(listen.substr(colon + 1));
+    if (port < 0 || port > 65535) throw std::out_of_range("port");
+    c.listen_port = static_cast<std::uint16_t>(port);
+  } catch (const std::exception&) {
+    Fail(file, node, "listen must be host:port with a port between 0 and 65535");
+  }
+}
+
+void ParseDatabase(const std::string& file, const YAML::Node& node, Config& c) {
+  CheckKeys(file, node, "database",
+            {"dsn", "pool_size", "statement_timeout_ms", "connect_timeout_ms"});
+  if (!node["dsn"]) Fail(file, node, "database.dsn is required");
+  c.dsn = GetString(file, node["dsn"], "database.dsn");
+  if (node["pool_size"])
+    c.pool_size = static_cast<int>(GetInt(file, node["pool_size"], "pool_size", 1, 1000));
+  if (node["statement_timeout_ms"]) {
+    c.statement_timeout_ms = static_cast<int>(
+        GetInt(file, node["statement_timeout_ms"], "statement_timeout_ms", 1, 3600000));
+  }
+  if (node["connect_timeout_ms"]) {
+    c.connect_timeout_ms = static_cast<int>(
+        GetInt(file, node["connect_timeout_ms"], "connect_timeout_ms", 100, 600000));
+  }
+}
+
+void ParseHttp(const std::string& file, const YAML::Node& node, Config& c) {
+  CheckKeys(file, node, "http",
+            {"max_header_bytes", "max_url_bytes", "max_body_bytes", "read_timeout_ms",
+             "write_timeout_ms", "shutdown_grace_ms"});
+  auto size = [&](const char* key, std::size_t* out) {
+    if (node[key]) *out = static_cast<std::size_t>(GetInt(file, node[key], key, 1024, 1 << 30));
+  };
+  auto ms = [&](const char* key, int* out) {
+    if (node[key]) *out = static_cast<int>(GetInt(file, node[key], key, 1, 3600000));
+  };
+  size("max_header_bytes", &c.max_header_bytes);
+  size("max_url_bytes", &c.max_url_bytes);
+  size("max_body_bytes", &c.max_body_bytes);
+  ms("read_timeout_ms", &c.read_timeout_ms);
+  ms("write_timeout_ms", &c.write_timeout_ms);
+  ms("shutdown_grace_ms", &c.shutdown_grace_ms);
+}
+
+ApiKey ParseApiKey(const std::string& file, const YAML::Node& node) {
+  CheckKeys(file, node, "api key", {"name", "sha256", "sha256_file", "endpoints"});
+  ApiKey key;
+  if (!node["name"]) Fail(file, node, "api key has no name");
+  key.name = GetString(file, node["name"], "name");
+  std::string hex;
+  if (node["sha256"] && node["sha256_file"]) {
+    Fail(file, node, "api key " + key.name + ": give sha256 or sha256_file, not both");
+  } else if (node["sha256"]) {
+    hex = GetString(file, node["sha256"], "sha256");
+  } else if (node["sha256_file"]) {
+    std::string path =
+        config::ResolvePath(file, GetString(file, node["sha256_file"], "sha256_file"));
+    bool ok = false;
+    hex = config::ReadFile(path, &ok);
+    if (!ok) Fail(file, node["sha256_file"], "cannot read sha256_file " + path);
+    hex = hex.substr(0, hex.find_first_of(" \t\r\n"));
+  } else {
+    Fail(file, node, "api key " + key.name + " needs sha256 or sha256_file");
+  }
+  if (!ParseSha256Hex(hex, &key.sha256)) {
+    Fail(file, node, "api key " + key.name + ": sha256 must be 64 hex digits");
+  }
+  const YAML::Node& endpoints = node["endpoints"];
+  if (!endpoints || !endpoints.IsSequence()) {
+    Fail(file, node, "api key " + key.name + " needs an endpoints list (names, ids or \"*\")");
+  }
+  for (const auto& e : endpoints) {
+    std::string name = GetString(file, e, "endpoints");
+    if (name == "*") {
+      key.all_endpoints = true;
+    } else {
+      key.endpoints.push_back(name);
+    }
+  }
+  return key;
+}
+
+void LoadEndpointsDir(const std::string& file, const YAML::Node& node, Config& c) {
+  std::string dir = config::ResolvePath(file, GetString(file, node, "endpoints_dir"));
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    Fail(file, node, "endpoints_dir " + dir + " is not a directory");
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    auto ext = entry.path().extension();
+    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& path : files) {
+    YAML::Node root;
+    try {
+      root = YAML::LoadFile(path);
+    } catch (const YAML::Exception& e) {
+      throw config::YamlProblem{path, e.mark.line + 1, e.msg};
+    }
+    c.endpoints.push_back(config::ParseEndpoint(path, root));
+  }
+}
+
+void CheckUnique(const Config& c) {
+  std::set<std::string> names, ids;
+  for (const auto& e : c.endpoints) {
+    if (!names.insert(e->name).second) {
+      throw config::YamlProblem{e->file, e->line, "duplicate endpoint name " + e->name};
+    }
+    if (!ids.insert(e->id).second) {
+      throw config::YamlProblem{e->file, e->line, "duplicate endpoint id " + e->id};
+    }
+  }
+}
+
+void ParseRoot(const std::string& file, const YAML::Node& root, Config& c) {
+  CheckKeys(
+      file, root, "the config",
+      {"listen", "io_threads", "worker_threads", "database", "catalogue_file", "cache_max_bytes",
+       "http", "log_level", "access_log", "api_keys", "endpoints_dir", "endpoints"});
+  if (root["listen"]) ParseListen(file, root["listen"], c);
+  if (root["io_threads"])
+    c.io_threads = static_cast<int>(GetInt(file, root["io_threads"], "io_threads", 0, 1024));
+  if (root["worker_threads"]) {
+    c.worker_threads =
+        static_cast<int>(GetInt(file, root["worker_threads"], "worker_threads", 0, 4096));
+  }
+  if (!root["database"]) Fail(file, root, "the database section is required");
+  ParseDatabase(file, root["database"], c);
+  if (root["catalogue_file"]) {
+    c.catalogue_file =
+        config::ResolvePath(file, GetString(file, root["catalogue_file"], "catalogue_file"));
+  }
+  if (root["cache_max_bytes"]) {
+    c.cache_max_bytes = static_cast<std::size_t>(
+        GetInt(file, root["cache_max_bytes"], "cache_max_bytes", 0, 1LL << 40));
+  }
+  if (root["http"]) ParseHttp(file, root["http"], c);
+  if (root["log_level"]) {
+    c.log_level = GetString(file, root["log_level"], "log_level");
+    static const std::set<std::string> kLevels = {"trace", "debug", "info", "warn", "error", "off"};
+    if (!kLevels.contains(c.log_level))
+      Fail(file, root["log_level"],
+           "log_level must be one of trace, debug, info, warn, error, off");
+  }
+  if (root["access_log"]) c.access_log = GetBool(file, root["access_log"], "access_log");
+  if (root["api_keys"]) {
+    if (!root["api_keys"].IsSequence()) Fail(file, root["api_keys"], "api_keys must be a list");
+    for (const auto& k : root["api_keys"]) c.api_keys.push_back(ParseApiKey(file, k));
+  }
+  if (root["endpoints_dir"]) LoadEndpointsDir(file, root["endpoints_dir"], c);
+  if (root["endpoints"]) {
+    if (!root["endpoints"].IsSequence()) Fail(file, root["endpoints"], "endpoints must be a list");
+    for (const auto& e : root["endpoints"]) c.endpoints.push_back(config::ParseEndpoint(file, e));
+  }
+  if (c.endpoints.empty()) Fail(file, root, "no endpoints defined (endpoints_dir or endpoints)");
+  CheckUnique(c);
+}
+
+}  // namespace
+
+std::string ConfigError::ToString() const {
+  return file + ":" + std::to_string(line) + ": " + message;
+}
+
+ConfigResult LoadConfig(const std::string& path) {
+  Config c;
+  c.path = std::filesystem::absolute(path).string();
+  try {
+    YAML::Node root;
+    try {
+      root = YAML::LoadFile(path);
+    } catch (const YAML::BadFile&) {
+      return ConfigError{path, 0, "cannot read the config file"};
+    } catch (const YAML::Exception& e) {
+      return ConfigError{path, e.mark.line + 1, e.msg};
+    }
+    ParseRoot(path, root, c);
+  } catch (const config::YamlProblem& p) {
+    return ConfigError{p.file, p.line, p.message};
+  } catch (const YAML::Exception& e) {
+    return ConfigError{path, e.mark.line + 1, e.msg};
+  }
+  return c;
+}
+
+std::optional<ConfigError> TranslateEndpoints(Config& config, const Catalog& catalog) {
+  for (auto& e : config.endpoints) {
+    TranslateOptions options;
+    options.catalog = &catalog;
+    for (const auto& [name, def] : e->params) options.params[name] = ParamSqlType(def.type);
+    TranslateResult result = Translate(e->query, options);
+    if (!result.ok()) {
+      LineColumn pos = LocateOffset(e->query, result.error().offset);
+      return ConfigError{e->file, e->line + static_cast<int>(pos.line) - 1,
+                         "endpoint " + e->name + ": " + RenderCaret(result.error(), e->query)};
+    }
+    e->translation = std::make_shared<const Translation>(std::move(result.value()));
+  }
+  return std::nullopt;
+}
+
+TypePtr ParamSqlType(ParamType type) {
+  switch (type) {
+    case ParamType::kInteger:
+      return Type::Scalar(TypeKind::kInt64);
+    case ParamType::kFloat:
+      return Type::Scalar(TypeKind::kFloat64);
+    case ParamType::kBoolean:
+      return Type::Scalar(TypeKind::kBool);
+    default:
+      return Type::Scalar(TypeKind::kString);
+  }
+}
+
+std::string_view ParamTypeName(ParamType type) {
+  switch (type) {
+    case ParamType::kString:
+      return "string";
+    case ParamType::kInteger:
+      return "integer";
+    case ParamType::kFloat:
+      return "float";
+    case ParamType::kBoolean:
+      return "boolean";
+    case ParamType::kTimestamp:
+      return "timestamp";
+    case ParamType::kEnum:
+      return "enum";
+  }
+  return "string";
+}
+
+}  // namespace lqe::gateway

@@ -1,0 +1,74 @@
+#include "config/yaml_util.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace lqe::gateway::config {
+
+int LineOf(const YAML::Node& node) {
+  return node.Mark().line + 1;
+}
+
+void Fail(const std::string& file, const YAML::Node& node, const std::string& message) {
+  throw YamlProblem{file, node.IsDefined() ? LineOf(node) : 0, message};
+}
+
+void CheckKeys(const std::string& file, const YAML::Node& map, std::string_view what,
+               std::initializer_list<std::string_view> allowed) {
+  if (!map.IsMap()) Fail(file, map, std::string(what) + " must be a mapping");
+  for (const auto& item : map) {
+    std::string key = item.first.as<std::string>();
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == key;
+    if (!known) {
+      std::string list;
+      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      Fail(file, item.first,
+           "unknown key '" + key + "' in " + std::string(what) + " (allowed: " + list + ")");
+    }
+  }
+}
+
+std::string GetString(const std::string& file, const YAML::Node& node, std::string_view key) {
+  if (!node.IsScalar()) Fail(file, node, std::string(key) + " must be a string");
+  return node.Scalar();
+}
+
+long long GetInt(const std::string& file, const YAML::Node& node, std::string_view key,
+                 long long min, long long max) {
+  long long value = 0;
+  if (!node.IsScalar() || !YAML::convert<long long>::decode(node, value)) {
+    Fail(file, node, std::string(key) + " must be an integer");
+  }
+  if (value < min || value > max) {
+    Fail(file, node,
+         std::string(key) + " must be between " + std::to_string(min) + " and " +
+             std::to_string(max));
+  }
+  return value;
+}
+
+bool GetBool(const std::string& file, const YAML::Node& node, std::string_view key) {
+  bool value = false;
+  if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+    Fail(file, node, std::string(key) + " must be true or false");
+  }
+  return value;
+}
+
+std::string ReadFile(const std::string& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  *ok = static_cast<bool>(in);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::string ResolvePath(const std::string& base_file, const std::string& relative) {
+  std::filesystem::path p(relative);
+  if (p.is_absolute()) return p.string();
+  return (std::filesystem::absolute(base_file).parent_path() / p).lexically_normal().string();
+}
+
+}  // namespace lqe::gateway::config

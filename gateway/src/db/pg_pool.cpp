@@ -1,0 +1,147 @@
+#include "lqe/gateway/pg_pool.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace lqe::gateway {
+
+PgPool::PgPool(std::string dsn, int size, int connect_timeout_ms) : size_(size) {
+  // libpq takes the connect timeout in whole seconds, at least 1 (our unreachable-check bound).
+  int seconds = std::max(1, connect_timeout_ms / 1000);
+  dsn_ = dsn + (dsn.find("://") != std::string::npos
+                    ? std::string(dsn.find('?') == std::string::npos ? "?" : "&") +
+                          "connect_timeout=" + std::to_string(seconds)
+                    : " connect_timeout=" + std::to_string(seconds));
+}
+
+PgPool::~PgPool() = default;
+
+PgPool::Lease::~Lease() {
+  if (pool_ != nullptr && conn_) pool_->Release(std::move(conn_), broken_);
+}
+
+PgPool::Lease PgPool::Acquire(std::chrono::milliseconds wait) {
+  std::unique_ptr<pqxx::connection> conn;
+  {
+    std::unique_lock lock(mutex_);
+    if (!freed_.wait_for(lock, wait, [this] { return in_use_ < size_; })) {
+      throw std::runtime_error("all database connections are busy");
+    }
+    ++in_use_;
+    if (!idle_.empty()) {
+      conn = std::move(idle_.back());
+      idle_.pop_back();
+    }
+  }
+  try {
+    if (!conn || !conn->is_open()) {
+      conn = std::make_unique<pqxx::connection>(dsn_);
+      pqxx::nontransaction setup(*conn);
+      setup.exec(
+          "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'");
+    }
+  } catch (...) {
+    std::lock_guard lock(mutex_);
+    --in_use_;
+    freed_.notify_one();
+    throw;
+  }
+  return Lease(this, std::move(conn));
+}
+
+void PgPool::Release(std::unique_ptr<pqxx::connection> conn, bool broken) {
+  std::lock_guard lock(mutex_);
+  --in_use_;
+  if (!broken && conn->is_open()) idle_.push_back(std::move(conn));
+  freed_.notify_one();
+}
+
+int PgPool::InUse() const {
+  std::lock_guard lock(mutex_);
+  return in_use_;
+}
+
+namespace {
+
+QueryResult Failure(QueryStatus status, std::string message, std::string sqlstate = {}) {
+  QueryResult r;
+  r.status = status;
+  r.message = std::move(message);
+  r.sqlstate = std::move(sqlstate);
+  return r;
+}
+
+QueryResult FromSqlError(const pqxx::sql_error& e) {
+  std::string state = e.sqlstate();
+  std::string message = e.what();
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  if (message.rfind("ERROR:  ", 0) == 0) message = message.substr(8);
+  if (auto nl = message.find('\n'); nl != std::string::npos) message = message.substr(0, nl);
+  if (state == "57014") return Failure(QueryStatus::kTimeout, "the query timed out", state);
+  if (state.rfind("08", 0) == 0 || state == "57P01" || state == "57P02" || state == "57P03") {
+    return Failure(QueryStatus::kUnavailable, "the database is unavailable", state);
+  }
+  // Data exceptions (22), syntax or access rule violations (42): the query's fault.
+  if (state.rfind("22", 0) == 0 || state.rfind("42", 0) == 0 || state.rfind("2201", 0) == 0) {
+    return Failure(QueryStatus::kBadQuery, message, state);
+  }
+  return Failure(QueryStatus::kFailed, message, state);
+}
+
+}  // namespace
+
+QueryResult RunQuery(PgPool& pool, const std::string& sql,
+                     const std::vector<std::optional<std::string>>& params, int max_rows,
+                     int statement_timeout_ms) {
+  auto start = std::chrono::steady_clock::now();
+  std::optional<PgPool::Lease> lease;
+  try {
+    lease.emplace(pool.Acquire(std::chrono::milliseconds(statement_timeout_ms)));
+  } catch (const pqxx::broken_connection& e) {
+    return Failure(QueryStatus::kUnavailable, "the database is unavailable");
+  } catch (const std::exception& e) {
+    return Failure(QueryStatus::kUnavailable, e.what());
+  }
+  std::vector<const char*> args;
+  args.reserve(params.size());
+  for (const auto& p : params) args.push_back(p ? p->c_str() : nullptr);
+  std::string wrapped = max_rows < 0 ? sql
+                                     : "SELECT * FROM (" + sql + "\n) AS lqe_result LIMIT " +
+                                           std::to_string(max_rows + 1);
+  QueryResult out;
+  try {
+    pqxx::read_transaction tx(**lease);
+    tx.exec("SET LOCAL statement_timeout = " + std::to_string(statement_timeout_ms));
+    pqxx::result rows = tx.exec_params(wrapped, pqxx::prepare::make_dynamic_params(args));
+    tx.commit();
+    std::size_t limit = rows.size();
+    if (max_rows >= 0 && rows.size() > static_cast<std::size_t>(max_rows)) {
+      limit = static_cast<std::size_t>(max_rows);
+      out.truncated = true;
+    }
+    out.rows.reserve(limit);
+    for (std::size_t i = 0; i < limit; ++i) {
+      std::vector<std::optional<std::string>> row;
+      row.reserve(rows[i].size());
+      for (const auto& field : rows[i]) {
+        row.push_back(field.is_null() ? std::nullopt : std::optional<std::string>(field.c_str()));
+      }
+      out.rows.push_back(std::move(row));
+    }
+  } catch (const pqxx::broken_connection&) {
+    lease->MarkBroken();
+    return Failure(QueryStatus::kUnavailable, "the database is unavailable");
+  } catch (const pqxx::sql_error& e) {
+    QueryResult failure = FromSqlError(e);
+    if (failure.status == QueryStatus::kUnavailable) lease->MarkBroken();
+    return failure;
+  } catch (const std::exception& e) {
+    lease->MarkBroken();
+    return Failure(QueryStatus::kFailed, e.what());
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace lqe::gateway

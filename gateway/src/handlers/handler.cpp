@@ -1,0 +1,145 @@
+// Request dispatch: routes, CORS, health, readiness, metrics, and the split between the
+// non-blocking fast path (cache hits, errors) and the full path that may query Postgres.
+#include "lqe/gateway/handler.h"
+
+#include "handlers/routes.h"
+#include "lqe/gateway/errors.h"
+
+namespace lqe::gateway {
+namespace {
+
+constexpr std::string_view kAllowedHeaders =
+    "Authorization, Content-Type, Content-Length, X-Requested-With, X-API-KEY, "
+    "SVC-ENDPOINT-REDACT-PII, LF-ENDPOINT-REDACT-PII, LF-ENDPOINT-LABELS, "
+    "LF-ENDPOINT-BIGQUERY-RESERVATION, LF-ENDPOINT-CLICKHOUSE-READ-CLUSTER-LABEL";
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+Response Preflight() {
+  Response response;
+  response.status = 204;
+  response.content_type.clear();
+  response.AddHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+  response.AddHeader("Access-Control-Allow-Headers", std::string(kAllowedHeaders));
+  response.AddHeader("Access-Control-Max-Age", "1728000");
+  return response;
+}
+
+Response JsonStatus(int status, std::string_view text) {
+  Response response;
+  response.status = status;
+  response.body = std::string(R"({"status":")") + std::string(text) + "\"}";
+  return response;
+}
+
+struct Parsed {
+  Route route;
+  RawParams raw;
+};
+
+// Common first steps of both paths: target parsing, routing, method checks.
+std::variant<Parsed, Response> ParseAndRoute(const Request& request) {
+  Parsed parsed;
+  std::string path;
+  if (!ParseQueryString(request.target, &path, &parsed.raw)) {
+    return ErrorResponse(400, "malformed request target", {{"reason", "bad_target"}});
+  }
+  parsed.route = MatchRoute(path);
+  if (parsed.route.kind == Route::Kind::kUnknown) {
+    return ErrorResponse(404, "no route for " + path, {{"reason", "not_found"}});
+  }
+  if (request.method == "OPTIONS") return Preflight();
+  bool is_query = parsed.route.kind == Route::Kind::kQuery;
+  bool allowed = request.method == "GET" || request.method == "HEAD" ||
+                 (request.method == "POST" && is_query && !parsed.route.get_only);
+  if (!allowed) {
+    Response response = ErrorResponse(405, "method " + request.method + " is not allowed here",
+                                      {{"reason", "method_not_allowed"}});
+    response.AddHeader("Allow",
+                       is_query && !parsed.route.get_only ? "GET, POST, OPTIONS" : "GET, OPTIONS");
+    return response;
+  }
+  return parsed;
+}
+
+}  // namespace
+
+Route MatchRoute(std::string_view path) {
+  Route route;
+  auto take = [&](std::string_view prefix, bool by_name, bool get_only) {
+    if (!StartsWith(path, prefix)) return false;
+    std::string_view rest = path.substr(prefix.size());
+    if (rest.empty() || rest.find('/') != std::string_view::npos) return false;
+    route.kind = Route::Kind::kQuery;
+    route.endpoint = std::string(rest);
+    route.by_name_only = by_name;
+    route.get_only = get_only;
+    return true;
+  };
+  if (take("/api/endpoints/query/name/", true, false) ||
+      take("/api/endpoints/query/", false, false) || take("/endpoints/query/", false, true)) {
+    return route;
+  }
+  if (path == "/health") route.kind = Route::Kind::kHealth;
+  if (path == "/ready") route.kind = Route::Kind::kReady;
+  if (path == "/metrics") route.kind = Route::Kind::kMetrics;
+  return route;
+}
+
+std::optional<Response> HandleFast(const Request& request, Context& context) {
+  auto parsed = ParseAndRoute(request);
+  if (auto* response = std::get_if<Response>(&parsed)) return std::move(*response);
+  Parsed& p = std::get<Parsed>(parsed);
+  switch (p.route.kind) {
+    case Route::Kind::kHealth:
+      return JsonStatus(200, "ok");
+    case Route::Kind::kQuery:
+      break;
+    default:
+      return std::nullopt;  // /ready and /metrics may block briefly
+  }
+  auto prepared = Prepare(request, p.route, std::move(p.raw), *context.state);
+  if (auto* response = std::get_if<Response>(&prepared)) return std::move(*response);
+  const Prepared& q = std::get<Prepared>(prepared);
+  if (q.endpoint->cache_seconds == 0 || context.cache == nullptr) return std::nullopt;
+  auto hit = context.cache->Peek(q.cache_key);
+  if (!hit) return std::nullopt;
+  return RespondFromLookup(request, q, *hit);
+}
+
+Response Handle(const Request& request, Context& context) {
+  auto parsed = ParseAndRoute(request);
+  if (auto* response = std::get_if<Response>(&parsed)) return std::move(*response);
+  Parsed& p = std::get<Parsed>(parsed);
+  switch (p.route.kind) {
+    case Route::Kind::kHealth:
+      return JsonStatus(200, "ok");
+    case Route::Kind::kReady:
+      if (context.ready && context.ready()) return JsonStatus(200, "ready");
+      return ErrorResponse(503, "the database is unreachable", {{"reason", "unavailable"}});
+    case Route::Kind::kMetrics: {
+      Response response;
+      response.content_type = "text/plain; version=0.0.4; charset=utf-8";
+      response.body = context.metrics_text ? context.metrics_text() : std::string();
+      return response;
+    }
+    default:
+      break;
+  }
+  auto prepared = Prepare(request, p.route, std::move(p.raw), *context.state);
+  if (auto* response = std::get_if<Response>(&prepared)) return std::move(*response);
+  return RunPrepared(request, std::get<Prepared>(prepared), context);
+}
+
+void FinishResponse(const Request& request, Response& response) {
+  (void)request;
+  response.AddHeader("Access-Control-Allow-Origin", "*");
+  if (response.status != 204) {
+    response.AddHeader("Access-Control-Expose-Headers",
+                       "X-Cache, Age, X-Result-Truncated, Retry-After");
+  }
+}
+
+}  // namespace lqe::gateway

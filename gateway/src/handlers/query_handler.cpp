@@ -1,0 +1,240 @@
+// GET|POST /api/endpoints/query/<id-or-name>: auth, endpoint lookup, parameter validation,
+// sandbox translation, cache, execution, rendering and redaction.
+#include <spdlog/spdlog.h>
+
+#include <boost/json/serialize.hpp>
+
+#include "handlers/routes.h"
+#include "http/gzip.h"
+#include "lqe/gateway/auth.h"
+#include "lqe/gateway/errors.h"
+#include "lqe/gateway/params.h"
+#include "lqe/gateway/redact.h"
+#include "lqe/gateway/render.h"
+#include "lqe/regex.h"
+
+namespace lqe::gateway {
+namespace {
+
+namespace json = boost::json;
+
+bool LooksLikeUuid(std::string_view s) {
+  if (s.size() != 36) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? s[i] != '-' : !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  return true;
+}
+
+const EndpointDef* FindEndpoint(const GatewayState& state, const Route& route) {
+  if (!route.by_name_only && LooksLikeUuid(route.endpoint)) {
+    std::string id(route.endpoint);
+    for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto it = state.by_id.find(id);
+    if (it != state.by_id.end()) return it->second.get();
+  }
+  auto it = state.by_name.find(route.endpoint);
+  return it == state.by_name.end() ? nullptr : it->second.get();
+}
+
+std::string CacheKey(const EndpointDef& e, const ValidatedParams& p, bool redact) {
+  std::string key = e.id + '\n' + e.version + '\n' + p.canonical + '\n';
+  if (p.sql) {
+    key += "sql:" + *p.sql;
+  } else if (p.lql) {
+    key += "lql:" + *p.lql;
+  }
+  key += redact ? "\nredacted" : "\nplain";
+  return key;
+}
+
+std::variant<Prepared, Response> PrepareQuery(const Request& request, const Route& route,
+                                              const std::string& path_unused, RawParams raw,
+                                              const GatewayState& state) {
+  (void)path_unused;
+  std::optional<std::string> api_key_param;
+  if (auto it = raw.find("api_key"); it != raw.end()) api_key_param = it->second;
+  std::string token = ExtractToken(request, api_key_param ? &*api_key_param : nullptr);
+  if (token.empty()) return ErrorResponse(401, "missing API key", {{"reason", "unauthorized"}});
+  const ApiKey* key = FindApiKey(state.config.api_keys, token);
+  if (key == nullptr) return ErrorResponse(401, "invalid API key", {{"reason", "unauthorized"}});
+  const EndpointDef* endpoint = FindEndpoint(state, route);
+  if (endpoint == nullptr) {
+    return ErrorResponse(404, "no endpoint named " + route.endpoint, {{"reason", "not_found"}});
+  }
+  if (!KeyAllows(*key, *endpoint)) {
+    return ErrorResponse(403, "this API key may not run endpoint " + endpoint->name,
+                         {{"reason", "forbidden"}});
+  }
+  bool query_has_consumer = raw.contains("sql") || raw.contains("lql");
+  bool body_params = request.method == "POST" || (endpoint->sandbox && !query_has_consumer);
+  if (body_params && request.body.find_first_not_of(" \t\r\n") != std::string::npos) {
+    if (auto error = MergeJsonBody(request.body, &raw)) {
+      return ErrorResponse(400, *error, {{"reason", "invalid_body"}});
+    }
+  }
+  auto validated = ValidateParams(*endpoint, raw);
+  if (auto* error = std::get_if<Response>(&validated)) return std::move(*error);
+  Prepared prepared;
+  prepared.endpoint = endpoint;
+  prepared.params = std::move(std::get<ValidatedParams>(validated));
+  if (!endpoint->sandbox && (prepared.params.sql || prepared.params.lql)) {
+    const char* which = prepared.params.sql ? "sql" : "lql";
+    return ErrorResponse(400,
+                         std::string("endpoint ") + endpoint->name + " does not accept a " + which +
+                             " parameter (sandboxing is off)",
+                         {{"reason", "sandbox_disabled"}, {"parameter", which}});
+  }
+  const std::string* redact_header = request.Header("svc-endpoint-redact-pii");
+  if (redact_header == nullptr) redact_header = request.Header("lf-endpoint-redact-pii");
+  prepared.redact = RedactionEnabled(redact_header, endpoint->redact_pii);
+  prepared.cache_key = CacheKey(*endpoint, prepared.params, prepared.redact);
+  return prepared;
+}
+
+Response FromQueryFailure(const QueryResult& r, const EndpointDef& e, int timeout_ms) {
+  switch (r.status) {
+    case QueryStatus::kTimeout:
+      return ErrorResponse(504,
+                           "the query of endpoint " + e.name + " timed out after " +
+                               std::to_string(timeout_ms) + " ms",
+                           {{"reason", "timeout"}});
+    case QueryStatus::kUnavailable: {
+      Response response = ErrorResponse(503, "the database is unavailable; retry shortly",
+                                        {{"reason", "unavailable"}});
+      response.AddHeader("Retry-After", "5");
+      return response;
+    }
+    case QueryStatus::kBadQuery:
+      return ErrorResponse(400, "the query failed: " + r.message,
+                           {{"reason", "query_error"}, {"sqlstate", r.sqlstate}});
+    default:
+      return ErrorResponse(500, "the query failed: " + r.message,
+                           {{"reason", "backend_error"}, {"sqlstate", r.sqlstate}});
+  }
+}
+
+ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact) {
+  json::array rows;
+  rows.reserve(r.rows.size());
+  for (const auto& row : r.rows) {
+    // Keys sorted by name, the last duplicate winning, as the reference service returns them.
+    std::map<std::string_view, json::value> sorted;
+    for (std::size_t i = 0; i < row.size() && i < t.columns.size(); ++i) {
+      const auto& text = row[i];
+      sorted[t.columns[i].name] = RenderValue(
+          *t.columns[i].type, text ? std::optional<std::string_view>(*text) : std::nullopt);
+    }
+    json::object object;
+    object.reserve(sorted.size());
+    for (auto& [name, value] : sorted) object.emplace(name, std::move(value));
+    rows.emplace_back(std::move(object));
+  }
+  json::value root = json::object{{"result", std::move(rows)}};
+  if (redact) RedactJson(root.as_object()["result"]);
+  auto result = std::make_shared<CachedResult>();
+  result->body = json::serialize(root);
+  if (result->body.size() >= 1024) result->gzip_body = Gzip(result->body);
+  result->truncated = r.truncated;
+  return result;
+}
+
+}  // namespace
+
+std::variant<Prepared, Response> Prepare(const Request& request, const Route& route, RawParams raw,
+                                         const GatewayState& state) {
+  return PrepareQuery(request, route, {}, std::move(raw), state);
+}
+
+Response OkResponse(const Request& request, const CachedResult& result) {
+  Response response;
+  if (!result.gzip_body.empty() && AcceptsGzip(request)) {
+    response.body = result.gzip_body;
+    response.body_is_gzip = true;
+  } else {
+    response.body = result.body;
+  }
+  if (!result.gzip_body.empty()) response.AddHeader("Vary", "Accept-Encoding");
+  if (result.truncated) response.AddHeader("X-Result-Truncated", "true");
+  return response;
+}
+
+Response RespondFromLookup(const Request& request, const Prepared& p, const CacheLookup& lookup) {
+  Response response;
+  if (const auto* result = std::get_if<ResultPtr>(&lookup.outcome)) {
+    response = OkResponse(request, **result);
+  } else {
+    response = std::get<Response>(lookup.outcome);
+  }
+  if (p.endpoint->cache_seconds > 0 && response.status == 200) {
+    response.cache_state = CacheStateName(lookup.state);
+    response.AddHeader("X-Cache", response.cache_state);
+    response.AddHeader("Age", std::to_string(lookup.age.count()));
+  }
+  response.endpoint_name = p.endpoint->name;
+  return response;
+}
+
+Response RunPrepared(const Request& request, const Prepared& p, Context& context) {
+  const EndpointDef& e = *p.endpoint;
+  std::shared_ptr<const Translation> translation = e.translation;
+  if (p.params.sql || p.params.lql) {
+    TranslateOptions options;
+    options.catalog = context.state->catalog.get();
+    for (const auto& [name, def] : e.params) options.params[name] = ParamSqlType(def.type);
+    ConsumerQuery consumer;
+    consumer.language =
+        p.params.sql ? ConsumerQuery::Language::kSql : ConsumerQuery::Language::kLql;
+    consumer.text = p.params.sql ? *p.params.sql : *p.params.lql;
+    options.consumer = consumer;
+    options.now = context.now();
+    TranslateResult result = Translate(e.query, options);
+    if (!result.ok()) {
+      const Diagnostic& d = result.error();
+      return DiagnosticResponse(d, d.source == DiagSource::kStored
+                                       ? std::string_view(e.query)
+                                       : std::string_view(consumer.text));
+    }
+    translation = std::make_shared<const Translation>(std::move(result.value()));
+  }
+  if (!translation) return ErrorResponse(500, "endpoint " + e.name + " has no translated query");
+  std::vector<std::optional<std::string>> args;
+  for (const BoundParam& bp : translation->params) {
+    auto it = p.params.values.find(bp.name);
+    std::optional<std::string> value = it == p.params.values.end() ? std::nullopt : it->second;
+    if (value && bp.transform == ParamTransform::kRegexPattern) {
+      RegexConversion converted = ConvertRe2ToPosix(*value);
+      if (!converted.error.empty()) {
+        return ErrorResponse(
+            400, "invalid regular expression in parameter " + bp.name + ": " + converted.error,
+            {{"reason", "invalid_parameter"}, {"parameter", bp.name}});
+      }
+      value = converted.pattern;
+    }
+    args.push_back(std::move(value));
+  }
+  int timeout_ms = context.state->config.statement_timeout_ms;
+  auto run_query = context.run_query;
+  Metrics* metrics = context.metrics;
+  Loader loader = [translation, args, run_query, metrics, &e, timeout_ms,
+                   redact = p.redact]() -> LoadOutcome {
+    QueryResult r = run_query(translation->pg_sql, args, e.max_rows);
+    if (metrics != nullptr) metrics->QueryTime().Observe(r.seconds);
+    if (r.status != QueryStatus::kOk) return FromQueryFailure(r, e, timeout_ms);
+    return RenderResult(*translation, r, redact);
+  };
+  if (e.cache_seconds == 0 || context.cache == nullptr) {
+    CacheLookup direct{loader(), CacheState::kBypass, {}};
+    return RespondFromLookup(request, p, direct);
+  }
+  CachePolicy policy;
+  policy.ttl = std::chrono::seconds(e.cache_seconds);
+  if (e.cache_warming_seconds) policy.warming = std::chrono::seconds(*e.cache_warming_seconds);
+  // The warmer keeps this loader; it must not refer to the request or a dying snapshot.
+  auto state = context.state;
+  Loader owned = [loader, state]() { return loader(); };
+  return RespondFromLookup(request, p, context.cache->GetOrLoad(p.cache_key, e.id, policy, owned));
+}
+
+}  // namespace lqe::gateway

@@ -1,0 +1,92 @@
+// Building a configuration snapshot: config, catalogue, translated endpoints, metric handles.
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+#include <pqxx/pqxx>
+#include <sstream>
+
+#include "lqe/gateway/handler.h"
+
+namespace lqe::gateway {
+
+std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* error,
+                                           std::string* warning) {
+  std::map<std::pair<std::string, std::string>, CatalogEntry> merged;
+  bool have_any = false;
+  if (!config.catalogue_file.empty()) {
+    std::ifstream in(config.catalogue_file);
+    if (!in) {
+      *error = "cannot read catalogue_file " + config.catalogue_file;
+      return nullptr;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string parse_error;
+    auto entries = Catalog::ParseTsv(text.str(), &parse_error);
+    if (!parse_error.empty()) {
+      *error = config.catalogue_file + ": " + parse_error;
+      return nullptr;
+    }
+    for (auto& e : entries) merged[{e.source, e.path}] = e;
+    have_any = true;
+  }
+  try {
+    pqxx::connection conn(config.dsn +
+                          (config.dsn.find("://") != std::string::npos
+                               ? (config.dsn.find('?') == std::string::npos ? "?" : "&") +
+                                     std::string("connect_timeout=2")
+                               : std::string(" connect_timeout=2")));
+    pqxx::read_transaction tx(conn);
+    for (const auto& row :
+         tx.exec("SELECT source, path, bq_type, mode FROM logs.field_catalogue")) {
+      CatalogEntry e{row[0].c_str(), row[1].c_str(), row[2].c_str(),
+                     row[3].is_null() ? "NULLABLE" : row[3].c_str()};
+      merged[{e.source, e.path}] = e;
+    }
+    have_any = true;
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
+    *warning = "field catalogue not read from Postgres (" + what + ")";
+  }
+  if (!have_any) {
+    *error = "no field catalogue: Postgres is unreachable and no catalogue_file is configured";
+    return nullptr;
+  }
+  std::vector<CatalogEntry> entries;
+  for (auto& [k, e] : merged) entries.push_back(e);
+  std::string build_error;
+  auto catalog = std::make_shared<Catalog>(Catalog::FromEntries(entries, &build_error));
+  if (!build_error.empty()) {
+    *error = "field catalogue: " + build_error;
+    return nullptr;
+  }
+  return catalog;
+}
+
+std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
+                                         std::string* error) {
+  ConfigResult loaded = LoadConfig(config_path);
+  if (auto* e = std::get_if<ConfigError>(&loaded)) {
+    *error = e->ToString();
+    return nullptr;
+  }
+  auto state = std::make_shared<GatewayState>();
+  state->config = std::move(std::get<Config>(loaded));
+  std::string warning;
+  state->catalog = LoadCatalog(state->config, error, &warning);
+  if (!state->catalog) return nullptr;
+  if (!warning.empty()) spdlog::warn("{}", warning);
+  if (auto e = TranslateEndpoints(state->config, *state->catalog)) {
+    *error = e->ToString();
+    return nullptr;
+  }
+  for (const auto& e : state->config.endpoints) {
+    state->by_name[e->name] = e;
+    state->by_id[e->id] = e;
+    if (metrics != nullptr) state->endpoint_metrics[e->name] = metrics->ForEndpoint(e->name);
+  }
+  return state;
+}
+
+}  // namespace lqe::gateway

@@ -1,0 +1,214 @@
+// The HTTP server: an acceptor coroutine, one coroutine per connection, handlers that may block
+// run on a worker pool, signals for shutdown and reload, and the cache-warming timer.
+#include "lqe/gateway/server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <thread>
+
+#include "http/session.h"
+#include "lqe/gateway/errors.h"
+
+namespace lqe::gateway {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
+               std::shared_ptr<Metrics> metrics)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  const Config& c = state->config;
+  s.config_path = std::move(config_path);
+  s.metrics = std::move(metrics);
+  s.cache = MakeInProcessCache(s.clock, c.cache_max_bytes);
+  s.pool = std::make_unique<PgPool>(c.dsn, c.pool_size, c.connect_timeout_ms);
+  int workers = c.worker_threads > 0 ? c.worker_threads : 2 * c.pool_size;
+  s.workers = std::make_unique<asio::thread_pool>(static_cast<std::size_t>(workers));
+  s.io_threads = c.io_threads > 0
+                     ? c.io_threads
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  s.state = std::move(state);
+}
+
+Server::~Server() {
+  if (impl_ && impl_->workers) impl_->workers->join();
+}
+
+std::string Server::Bind() {
+  Impl& s = *impl_;
+  const Config& c = s.state->config;
+  boost::system::error_code ec;
+  auto address =
+      asio::ip::make_address(c.listen_host == "localhost" ? "127.0.0.1" : c.listen_host, ec);
+  if (ec) return "bad listen address " + c.listen_host;
+  tcp::endpoint endpoint(address, c.listen_port);
+  s.acceptor.open(endpoint.protocol(), ec);
+  if (!ec) s.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) s.acceptor.bind(endpoint, ec);
+  if (!ec) s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec)
+    return "cannot listen on " + c.listen_host + ":" + std::to_string(c.listen_port) + ": " +
+           ec.message();
+  return {};
+}
+
+std::uint16_t Server::port() const {
+  return impl_->acceptor.local_endpoint().port();
+}
+
+std::string Server::Reload() {
+  return impl_->Reload();
+}
+
+void Server::Stop() {
+  asio::post(impl_->ioc, [this] { impl_->BeginShutdown(); });
+}
+
+int Server::Run(bool handle_signals) {
+  Impl& s = *impl_;
+  if (handle_signals) s.WatchSignals();
+  s.ScheduleWarming();
+  asio::co_spawn(s.ioc, s.Accept(), asio::detached);
+  spdlog::info("lqe serving {} endpoints on {}:{} with {} I/O threads",
+               s.state->config.endpoints.size(), s.state->config.listen_host, port(), s.io_threads);
+  std::vector<std::thread> threads;
+  for (int i = 1; i < s.io_threads; ++i) threads.emplace_back([&s] { s.ioc.run(); });
+  s.ioc.run();
+  for (auto& t : threads) t.join();
+  s.workers->join();
+  spdlog::info("lqe stopped");
+  return 0;
+}
+
+std::string Server::Impl::Reload() {
+  std::string error;
+  auto next = BuildState(config_path, metrics.get(), &error);
+  if (!next) {
+    spdlog::error("reload failed, keeping the previous config: {}", error);
+    return error;
+  }
+  std::shared_ptr<const GatewayState> previous = CurrentState();
+  for (const auto& [id, old] : previous->by_id) {
+    auto it = next->by_id.find(id);
+    if (it == next->by_id.end() || it->second->version != old->version) {
+      cache->InvalidateEndpoint(id);
+      spdlog::info("reload: endpoint {} changed or removed; its cache entries were dropped",
+                   old->name);
+    }
+  }
+  if (next->config.dsn != previous->config.dsn ||
+      next->config.pool_size != previous->config.pool_size) {
+    spdlog::warn("reload: database settings changed; they take effect after a restart");
+  }
+  {
+    std::lock_guard lock(state_mutex);
+    state = std::move(next);
+    generation.fetch_add(1, std::memory_order_release);
+  }
+  spdlog::info("reload: config {} applied", config_path);
+  return {};
+}
+
+std::shared_ptr<const GatewayState> Server::Impl::CurrentState() {
+  // Each thread keeps its own copy and refreshes it only when the generation moves, so
+  // requests never take the state mutex.
+  thread_local const Impl* owner = nullptr;
+  thread_local std::uint64_t seen = 0;
+  thread_local std::shared_ptr<const GatewayState> cached;
+  std::uint64_t now = generation.load(std::memory_order_acquire);
+  if (owner != this || seen != now || !cached) {
+    std::lock_guard lock(state_mutex);
+    cached = state;
+    seen = generation.load(std::memory_order_relaxed);
+    owner = this;
+  }
+  return cached;
+}
+
+Context Server::Impl::MakeContext() {
+  Context context;
+  context.state = CurrentState();
+  context.cache = cache.get();
+  context.metrics = metrics.get();
+  int timeout = context.state->config.statement_timeout_ms;
+  PgPool* p = pool.get();
+  context.run_query =
+      [p, timeout](const std::string& sql, const std::vector<std::optional<std::string>>& params,
+                   int max_rows) { return RunQuery(*p, sql, params, max_rows, timeout); };
+  context.ready = [p] {
+    QueryResult r = RunQuery(*p, "SELECT 1", {}, -1, 2000);
+    return r.status == QueryStatus::kOk;
+  };
+  context.metrics_text = [this] {
+    return metrics->Render(cache->Stats(), pool->InUse(), pool->Size());
+  };
+  return context;
+}
+
+void Server::Impl::WatchSignals() {
+  signals.add(SIGINT);
+  signals.add(SIGTERM);
+  signals.add(SIGHUP);
+  signals.async_wait([this](const boost::system::error_code& ec, int signal) {
+    if (ec) return;
+    if (signal == SIGHUP) {
+      asio::post(*workers, [this] { Reload(); });
+      WatchSignals();
+      return;
+    }
+    spdlog::info("signal {}: shutting down", signal);
+    BeginShutdown();
+  });
+}
+
+void Server::Impl::ScheduleWarming() {
+  warm_timer.expires_after(std::chrono::seconds(1));
+  warm_timer.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || stopping.load()) return;
+    cache->RunWarming([this](std::function<void()> job) { asio::post(*workers, std::move(job)); });
+    ScheduleWarming();
+  });
+}
+
+void Server::Impl::BeginShutdown() {
+  if (stopping.exchange(true)) return;
+  boost::system::error_code ignored;
+  acceptor.close(ignored);
+  warm_timer.cancel();
+  signals.cancel(ignored);
+  shutdown_deadline = std::chrono::steady_clock::now() +
+                      std::chrono::milliseconds(CurrentState()->config.shutdown_grace_ms);
+  WaitForInFlight();
+}
+
+void Server::Impl::WaitForInFlight() {
+  if (in_flight.load() == 0 || std::chrono::steady_clock::now() >= shutdown_deadline) {
+    if (in_flight.load() != 0)
+      spdlog::warn("shutdown: {} requests still running at the deadline", in_flight.load());
+    ioc.stop();
+    return;
+  }
+  shutdown_timer.expires_after(std::chrono::milliseconds(20));
+  shutdown_timer.async_wait([this](const boost::system::error_code&) { WaitForInFlight(); });
+}
+
+asio::awaitable<void> Server::Impl::Accept() {
+  for (;;) {
+    boost::system::error_code ec;
+    tcp::socket socket = co_await acceptor.async_accept(
+        asio::make_strand(ioc), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (stopping.load() || ec == asio::error::operation_aborted) co_return;
+      spdlog::warn("accept failed: {}", ec.message());
+      continue;
+    }
+    auto executor = socket.get_executor();
+    asio::co_spawn(executor, RunSession(*this, std::move(socket)), asio::detached);
+  }
+}
+
+}  // namespace lqe::gateway

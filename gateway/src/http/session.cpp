@@ -1,0 +1,150 @@
+// One connection: read a request with size limits and timeouts, answer it (fast path inline,
+// otherwise on a worker thread), write, repeat while keep-alive.
+#include "http/session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "lqe/gateway/errors.h"
+
+namespace lqe::gateway {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+Request ToRequest(const http::request<http::string_body>& message, std::size_t* header_bytes) {
+  Request request;
+  request.method = std::string(message.method_string());
+  request.target = std::string(message.target());
+  *header_bytes = 0;
+  for (const auto& field : message) {
+    std::string name(field.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    *header_bytes += name.size() + field.value().size() + 4;
+    request.headers[std::move(name)] = std::string(field.value());
+  }
+  request.body = message.body();
+  return request;
+}
+
+http::response<http::string_body> ToMessage(Response& response, unsigned version, bool keep_alive) {
+  http::response<http::string_body> message{static_cast<http::status>(response.status), version};
+  message.set(http::field::server, "lqe");
+  if (!response.content_type.empty()) message.set(http::field::content_type, response.content_type);
+  if (response.body_is_gzip) message.set(http::field::content_encoding, "gzip");
+  for (auto& [name, value] : response.headers) message.insert(name, value);
+  message.body() = std::move(response.body);
+  message.keep_alive(keep_alive);
+  message.prepare_payload();
+  return message;
+}
+
+// A bare error for requests that never reached a handler (limits, parse errors).
+asio::awaitable<void> WriteEarlyError(beast::tcp_stream& stream, int status, std::string message) {
+  Response response = ErrorResponse(status, message);
+  Request none;
+  FinishResponse(none, response);
+  auto out = ToMessage(response, 11, false);
+  boost::system::error_code ec;
+  co_await http::async_write(stream, out, asio::redirect_error(asio::use_awaitable, ec));
+}
+
+bool FirstLineLongerThan(const beast::flat_buffer& buffer, std::size_t limit) {
+  auto data = buffer.data();
+  std::string_view text(static_cast<const char*>(data.data()), data.size());
+  std::size_t eol = text.find('\n');
+  return eol == std::string_view::npos ? text.size() > limit : eol > limit;
+}
+
+}  // namespace
+
+asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket socket) {
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  for (;;) {
+    auto state = server.CurrentState();
+    const Config& config = state->config;
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(
+        static_cast<std::uint32_t>(config.max_header_bytes + config.max_url_bytes + 1024));
+    parser.body_limit(config.max_body_bytes);
+    stream.expires_after(std::chrono::milliseconds(config.read_timeout_ms));
+    boost::system::error_code ec;
+    co_await http::async_read(stream, buffer, parser,
+                              asio::redirect_error(asio::use_awaitable, ec));
+    if (ec == http::error::header_limit) {
+      bool url = FirstLineLongerThan(buffer, config.max_url_bytes);
+      co_await WriteEarlyError(
+          stream, url ? 414 : 431,
+          url ? "the request URL is too long" : "the request headers are too large");
+      break;
+    }
+    if (ec == http::error::body_limit) {
+      co_await WriteEarlyError(stream, 413, "the request body is too large");
+      break;
+    }
+    if (ec) {
+      if (ec != http::error::end_of_stream && ec != beast::error::timeout &&
+          ec != asio::error::operation_aborted && ec != asio::error::connection_reset &&
+          ec.category() == beast::http::make_error_code(http::error::bad_target).category()) {
+        co_await WriteEarlyError(stream, 400, "malformed HTTP request");
+      }
+      break;
+    }
+    auto start = std::chrono::steady_clock::now();
+    server.in_flight.fetch_add(1);
+    const auto& message = parser.get();
+    std::size_t header_bytes = 0;
+    Request request = ToRequest(message, &header_bytes);
+    Context context = server.MakeContext();
+    context.state = state;
+    Response response;
+    if (request.target.size() > config.max_url_bytes) {
+      response = ErrorResponse(414, "the request URL is too long");
+    } else if (header_bytes > config.max_header_bytes) {
+      response = ErrorResponse(431, "the request headers are too large");
+    } else if (auto fast = HandleFast(request, context)) {
+      response = std::move(*fast);
+    } else {
+      response = co_await asio::co_spawn(
+          *server.workers,
+          [&]() -> asio::awaitable<Response> {
+            try {
+              co_return Handle(request, context);
+            } catch (const std::exception& e) {
+              spdlog::error("handler failed: {}", e.what());
+              co_return ErrorResponse(500, "internal error");
+            }
+          },
+          asio::use_awaitable);
+    }
+    FinishResponse(request, response);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    server.metrics->Latency().Observe(seconds);
+    auto m = state->endpoint_metrics.find(response.endpoint_name);
+    (m == state->endpoint_metrics.end() ? server.metrics->Other() : *m->second)
+        .Count(response.status);
+    if (config.access_log) {
+      std::string_view path(request.target);
+      path = path.substr(0, path.find('?'));  // the query string may hold api_key or SQL
+      spdlog::info("{} {} {} {:.1f}ms cache={} endpoint={}", request.method, path, response.status,
+                   seconds * 1000, response.cache_state.empty() ? "-" : response.cache_state,
+                   response.endpoint_name.empty() ? "-" : response.endpoint_name);
+    }
+    bool keep_alive = message.keep_alive() && !server.stopping.load();
+    auto out = ToMessage(response, message.version(), keep_alive);
+    server.in_flight.fetch_sub(1);
+    stream.expires_after(std::chrono::milliseconds(config.write_timeout_ms));
+    co_await http::async_write(stream, out, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec || !keep_alive) break;
+  }
+  boost::system::error_code ignored;
+  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+}
+
+}  // namespace lqe::gateway

@@ -1,0 +1,48 @@
+// Server internals shared by server.cpp and session.cpp.
+#pragma once
+
+#include <atomic>
+#include <boost/asio.hpp>
+#include <memory>
+#include <mutex>
+
+#include "lqe/gateway/clock.h"
+#include "lqe/gateway/server.h"
+
+namespace lqe::gateway {
+
+struct Server::Impl {
+  std::string config_path;
+  std::shared_ptr<Metrics> metrics;
+  SystemClock clock;
+  std::unique_ptr<ResultCache> cache;
+  std::unique_ptr<PgPool> pool;
+  std::unique_ptr<boost::asio::thread_pool> workers;
+  int io_threads = 1;
+
+  std::mutex state_mutex;
+  std::shared_ptr<const GatewayState> state;
+  std::atomic<std::uint64_t> generation{1};
+
+  boost::asio::io_context ioc;
+  boost::asio::ip::tcp::acceptor acceptor{ioc};
+  boost::asio::signal_set signals{ioc};
+  boost::asio::steady_timer warm_timer{ioc};
+  boost::asio::steady_timer shutdown_timer{ioc};
+  std::atomic<bool> stopping{false};
+  std::atomic<int> in_flight{0};
+  std::chrono::steady_clock::time_point shutdown_deadline;
+
+  std::string Reload();
+  std::shared_ptr<const GatewayState> CurrentState();
+  Context MakeContext();
+  void WatchSignals();
+  void ScheduleWarming();
+  void BeginShutdown();
+  void WaitForInFlight();
+  boost::asio::awaitable<void> Accept();
+};
+
+boost::asio::awaitable<void> RunSession(Server::Impl& server, boost::asio::ip::tcp::socket socket);
+
+}  // namespace lqe::gateway

@@ -1,0 +1,89 @@
+#include "lqe/gateway/metrics.h"
+
+#include <sstream>
+
+namespace lqe::gateway {
+
+void Histogram::Observe(double seconds) {
+  std::size_t i = 0;
+  while (i < kLatencyBuckets.size() && seconds > kLatencyBuckets[i]) ++i;
+  buckets[i].fetch_add(1, std::memory_order_relaxed);
+  count.fetch_add(1, std::memory_order_relaxed);
+  sum_micros.fetch_add(static_cast<std::uint64_t>(seconds * 1e6), std::memory_order_relaxed);
+}
+
+void EndpointMetrics::Count(int status) {
+  std::size_t slot = kTrackedStatuses.size() - 1;  // "other"
+  for (std::size_t i = 0; i + 2 < kTrackedStatuses.size(); ++i) {
+    if (kTrackedStatuses[i] == status) slot = i;
+  }
+  by_status[slot].fetch_add(1, std::memory_order_relaxed);
+}
+
+std::shared_ptr<EndpointMetrics> Metrics::ForEndpoint(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  auto& slot = endpoints_[name];
+  if (!slot) slot = std::make_shared<EndpointMetrics>();
+  return slot;
+}
+
+namespace {
+
+void WriteCounters(std::ostringstream& out, const std::string& endpoint, const EndpointMetrics& m) {
+  for (std::size_t i = 0; i < kTrackedStatuses.size(); ++i) {
+    std::uint64_t n = m.by_status[i].load(std::memory_order_relaxed);
+    if (n == 0) continue;
+    std::string status =
+        i + 1 == kTrackedStatuses.size() ? "other" : std::to_string(kTrackedStatuses[i]);
+    out << "lqe_requests_total{endpoint=\"" << endpoint << "\",status=\"" << status << "\"} " << n
+        << "\n";
+  }
+}
+
+void WriteHistogram(std::ostringstream& out, const std::string& name, const Histogram& h) {
+  out << "# TYPE " << name << " histogram\n";
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+    cumulative += h.buckets[i].load(std::memory_order_relaxed);
+    out << name << "_bucket{le=\"" << kLatencyBuckets[i] << "\"} " << cumulative << "\n";
+  }
+  cumulative += h.buckets[kLatencyBuckets.size()].load(std::memory_order_relaxed);
+  out << name << "_bucket{le=\"+Inf\"} " << cumulative << "\n";
+  out << name << "_sum " << static_cast<double>(h.sum_micros.load()) / 1e6 << "\n";
+  out << name << "_count " << h.count.load() << "\n";
+}
+
+}  // namespace
+
+std::string Metrics::Render(const CacheStats& cache, int pool_in_use, int pool_size) {
+  std::ostringstream out;
+  out << "# HELP lqe_requests_total HTTP requests by endpoint and status.\n"
+      << "# TYPE lqe_requests_total counter\n";
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [name, m] : endpoints_) WriteCounters(out, name, *m);
+  }
+  WriteCounters(out, "", *other_);
+  out << "# HELP lqe_request_duration_seconds Request latency.\n";
+  WriteHistogram(out, "lqe_request_duration_seconds", latency_);
+  out << "# HELP lqe_query_duration_seconds Time spent in Postgres per query.\n";
+  WriteHistogram(out, "lqe_query_duration_seconds", query_time_);
+  out << "# TYPE lqe_cache_hits_total counter\nlqe_cache_hits_total " << cache.hits << "\n"
+      << "# TYPE lqe_cache_stale_hits_total counter\nlqe_cache_stale_hits_total " << cache.stale
+      << "\n"
+      << "# TYPE lqe_cache_misses_total counter\nlqe_cache_misses_total " << cache.misses << "\n"
+      << "# TYPE lqe_cache_evictions_total counter\nlqe_cache_evictions_total " << cache.evictions
+      << "\n"
+      << "# TYPE lqe_cache_refreshes_total counter\nlqe_cache_refreshes_total " << cache.refreshes
+      << "\n"
+      << "# TYPE lqe_cache_refresh_failures_total counter\nlqe_cache_refresh_failures_total "
+      << cache.refresh_failures << "\n"
+      << "# TYPE lqe_cache_entries gauge\nlqe_cache_entries " << cache.entries << "\n"
+      << "# TYPE lqe_cache_bytes gauge\nlqe_cache_bytes " << cache.bytes << "\n"
+      << "# TYPE lqe_pool_connections_in_use gauge\nlqe_pool_connections_in_use " << pool_in_use
+      << "\n"
+      << "# TYPE lqe_pool_size gauge\nlqe_pool_size " << pool_size << "\n";
+  return out.str();
+}
+
+}  // namespace lqe::gateway

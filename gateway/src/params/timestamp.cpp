@@ -1,0 +1,115 @@
+// ISO-8601 timestamps for typed parameters. Hand-written because std::chrono::parse is not in
+// GCC 12 and the accepted forms are few: YYYY-MM-DD, then optionally T or space, HH:MM[:SS[.f]],
+// then optionally Z or an offset ±HH[:MM]. Output is always UTC with six fractional digits.
+#include <cstdint>
+#include <cstdio>
+
+#include "lqe/gateway/params.h"
+
+namespace lqe::gateway {
+namespace {
+
+bool Digits(std::string_view s, std::size_t pos, std::size_t n, int* out) {
+  if (pos + n > s.size()) return false;
+  int v = 0;
+  for (std::size_t i = pos; i < pos + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  *out = v;
+  return true;
+}
+
+std::int64_t DaysFromCivil(std::int64_t y, int m, int d) {
+  y -= m <= 2;
+  std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  auto yoe = static_cast<unsigned>(y - era * 400);
+  unsigned doy = (153 * static_cast<unsigned>(m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+void CivilFromDays(std::int64_t z, int* y, int* m, int* d) {
+  z += 719468;
+  std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  auto doe = static_cast<unsigned>(z - era * 146097);
+  unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  std::int64_t year = static_cast<std::int64_t>(yoe) + era * 400;
+  unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  unsigned mp = (5 * doy + 2) / 153;
+  *d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  *m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  *y = static_cast<int>(year + (*m <= 2));
+}
+
+int DaysInMonth(int y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+}  // namespace
+
+std::optional<std::string> NormaliseTimestamp(std::string_view s) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!Digits(s, 0, 4, &year) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2, &month) ||
+      s[7] != '-' || !Digits(s, 8, 2, &day)) {
+    return std::nullopt;
+  }
+  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month)) return std::nullopt;
+  std::size_t pos = 10;
+  std::int64_t micros = 0;
+  int offset = 0;
+  if (pos < s.size() && (s[pos] == 'T' || s[pos] == 't' || s[pos] == ' ')) {
+    if (!Digits(s, pos + 1, 2, &hour) || pos + 3 >= s.size() || s[pos + 3] != ':' ||
+        !Digits(s, pos + 4, 2, &minute)) {
+      return std::nullopt;
+    }
+    pos += 6;
+    if (pos < s.size() && s[pos] == ':') {
+      if (!Digits(s, pos + 1, 2, &second)) return std::nullopt;
+      pos += 3;
+      if (pos < s.size() && s[pos] == '.') {
+        int digits = 0;
+        ++pos;
+        while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
+          if (digits < 6) micros = micros * 10 + (s[pos] - '0');
+          ++digits;
+          ++pos;
+        }
+        if (digits == 0 || digits > 9) return std::nullopt;
+        for (; digits < 6; ++digits) micros *= 10;
+      }
+    }
+    if (hour > 23 || minute > 59 || second > 59) return std::nullopt;
+    if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
+      ++pos;
+    } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
+      int sign = s[pos] == '-' ? -1 : 1;
+      int oh = 0, om = 0;
+      if (!Digits(s, pos + 1, 2, &oh)) return std::nullopt;
+      pos += 3;
+      if (pos < s.size() && s[pos] == ':') ++pos;
+      if (pos < s.size()) {
+        if (!Digits(s, pos, 2, &om)) return std::nullopt;
+        pos += 2;
+      }
+      if (oh > 23 || om > 59) return std::nullopt;
+      offset = sign * (oh * 3600 + om * 60);
+    }
+  }
+  if (pos != s.size()) return std::nullopt;
+  std::int64_t total =
+      DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+  std::int64_t days = total >= 0 ? total / 86400 : (total - 86399) / 86400;
+  std::int64_t rem = total - days * 86400;
+  CivilFromDays(days, &year, &month, &day);
+  if (year < 1 || year > 9999) return std::nullopt;
+  char out[40];
+  std::snprintf(out, sizeof(out), "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", year, month, day,
+                static_cast<int>(rem / 3600), static_cast<int>(rem / 60 % 60),
+                static_cast<int>(rem % 60), static_cast<int>(micros));
+  return std::string(out);
+}
+
+}  // namespace lqe::gateway

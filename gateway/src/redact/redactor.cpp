@@ -1,0 +1,74 @@
+#include <algorithm>
+#include <cctype>
+
+#include "lqe/gateway/redact.h"
+#include "redact/rules.h"
+
+namespace lqe::gateway {
+namespace {
+
+// PCRE's \s without UCP: space, \t, \n, \v, \f, \r.
+bool IsPcreSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+std::string ReplaceWholeTokens(const std::string& text, const std::regex& pattern) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (IsPcreSpace(text[i])) {
+      out.push_back(text[i++]);
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && !IsPcreSpace(text[end])) ++end;
+    std::string_view token(text.data() + i, end - i);
+    if (std::regex_match(token.begin(), token.end(), pattern)) {
+      out.append(redact::kReplacement);
+    } else {
+      out.append(token);
+    }
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RedactString(std::string_view text) {
+  std::string current(text);
+  for (const redact::Rule& rule : redact::Rules()) {
+    if (current.find(rule.required_char) == std::string::npos) continue;
+    if (rule.scope == redact::MatchScope::kWholeToken) {
+      current = ReplaceWholeTokens(current, rule.pattern);
+    } else {
+      current = std::regex_replace(current, rule.pattern, std::string(redact::kReplacement));
+    }
+  }
+  return current;
+}
+
+void RedactJson(boost::json::value& value) {
+  if (value.is_string()) {
+    const auto& s = value.get_string();
+    std::string redacted = RedactString(std::string_view(s.data(), s.size()));
+    if (redacted.size() != s.size() || std::string_view(s.data(), s.size()) != redacted) {
+      value = redacted;
+    }
+  } else if (value.is_array()) {
+    for (auto& element : value.get_array()) RedactJson(element);
+  } else if (value.is_object()) {
+    for (auto& item : value.get_object()) RedactJson(item.value());
+  }
+}
+
+bool RedactionEnabled(const std::string* header_value, bool endpoint_default) {
+  if (header_value == nullptr) return endpoint_default;
+  std::string lower(*header_value);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower == "true";
+}
+
+}  // namespace lqe::gateway

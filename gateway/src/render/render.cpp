@@ -1,0 +1,177 @@
+#include "lqe/gateway/render.h"
+
+#include <boost/json/parse.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace lqe::gateway {
+namespace {
+
+namespace json = boost::json;
+
+bool ParseDigits(std::string_view text, std::size_t pos, std::size_t count, int* out) {
+  if (pos + count > text.size()) return false;
+  int value = 0;
+  for (std::size_t i = pos; i < pos + count; ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    value = value * 10 + (text[i] - '0');
+  }
+  *out = value;
+  return true;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+std::int64_t DaysFromCivil(std::int64_t y, int m, int d) {
+  y -= m <= 2;
+  std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  auto yoe = static_cast<unsigned>(y - era * 400);
+  unsigned doy = (153 * static_cast<unsigned>(m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+std::string Base64FromPgBytea(std::string_view text) {
+  // Postgres renders bytea as \x followed by hex digits (bytea_output = hex).
+  std::string raw;
+  if (text.size() >= 2 && text[0] == '\\' && text[1] == 'x') {
+    for (std::size_t i = 2; i + 1 < text.size(); i += 2) {
+      raw.push_back(static_cast<char>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16)));
+    }
+  } else {
+    raw = std::string(text);
+  }
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < raw.size(); i += 3) {
+    unsigned n = (static_cast<unsigned char>(raw[i]) << 16) |
+                 (static_cast<unsigned char>(raw[i + 1]) << 8) |
+                 static_cast<unsigned char>(raw[i + 2]);
+    for (int shift = 18; shift >= 0; shift -= 6) out.push_back(kAlphabet[(n >> shift) & 63]);
+  }
+  if (i < raw.size()) {
+    unsigned n = static_cast<unsigned char>(raw[i]) << 16;
+    if (i + 1 < raw.size()) n |= static_cast<unsigned char>(raw[i + 1]) << 8;
+    out.push_back(kAlphabet[(n >> 18) & 63]);
+    out.push_back(kAlphabet[(n >> 12) & 63]);
+    out.push_back(i + 1 < raw.size() ? kAlphabet[(n >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+json::value ParseJsonOrString(std::string_view text) {
+  boost::system::error_code ec;
+  json::value parsed = json::parse(text, ec);
+  if (ec) return json::string(text);
+  return parsed;
+}
+
+json::value WrapInside(json::value value, bool in_array) {
+  if (value.is_object()) {
+    json::object& object = value.get_object();
+    for (auto& item : object) item.value() = WrapInside(std::move(item.value()), false);
+    if (in_array) return value;
+    json::array wrapped;
+    wrapped.emplace_back(std::move(value));
+    return wrapped;
+  }
+  if (value.is_array()) {
+    for (auto& element : value.get_array()) element = WrapInside(std::move(element), true);
+  }
+  return value;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> ParsePgTimestamptz(std::string_view text) {
+  // YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM[:SS]]]; years may have more than 4 digits.
+  std::size_t dash = text.find('-', 1);
+  if (dash == std::string_view::npos || dash < 4) return std::nullopt;
+  std::int64_t year = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + dash, year);
+  if (ec != std::errc() || p != text.data() + dash) return std::nullopt;
+  int month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  std::size_t pos = dash + 1;
+  if (!ParseDigits(text, pos, 2, &month) || !ParseDigits(text, pos + 3, 2, &day) ||
+      !ParseDigits(text, pos + 6, 2, &hour) || !ParseDigits(text, pos + 9, 2, &minute) ||
+      !ParseDigits(text, pos + 12, 2, &second)) {
+    return std::nullopt;
+  }
+  pos += 14;
+  std::int64_t micros = 0;
+  if (pos < text.size() && text[pos] == '.') {
+    int digits = 0;
+    ++pos;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+      if (digits < 6) micros = micros * 10 + (text[pos] - '0');
+      ++digits;
+      ++pos;
+    }
+    for (; digits < 6; ++digits) micros *= 10;
+  }
+  std::int64_t offset_seconds = 0;
+  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+    int sign = text[pos] == '-' ? -1 : 1;
+    int oh = 0, om = 0, os = 0;
+    if (!ParseDigits(text, pos + 1, 2, &oh)) return std::nullopt;
+    if (pos + 3 < text.size() && text[pos + 3] == ':') ParseDigits(text, pos + 4, 2, &om);
+    if (pos + 6 < text.size() && text[pos + 6] == ':') ParseDigits(text, pos + 7, 2, &os);
+    offset_seconds = sign * (oh * 3600 + om * 60 + os);
+  }
+  std::int64_t seconds =
+      DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset_seconds;
+  return seconds * 1000000 + micros;
+}
+
+json::value WrapRecords(json::value value) {
+  return WrapInside(std::move(value), false);
+}
+
+json::value RenderValue(const Type& type, std::optional<std::string_view> text) {
+  if (!text) return nullptr;
+  std::string_view v = *text;
+  switch (type.kind) {
+    case TypeKind::kBool:
+      return v == "t" || v == "true";
+    case TypeKind::kInt64: {
+      std::int64_t n = 0;
+      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec == std::errc() && p == v.data() + v.size()) return n;
+      return json::string(v);
+    }
+    case TypeKind::kFloat64: {
+      double d = std::strtod(std::string(v).c_str(), nullptr);
+      if (std::isfinite(d)) return d;
+      return json::string(v);  // NaN, Infinity, -Infinity: not representable in JSON
+    }
+    case TypeKind::kNumeric: {
+      json::value parsed = ParseJsonOrString(v);
+      return parsed.is_number() ? parsed : json::value(json::string(v));
+    }
+    case TypeKind::kBytes:
+      return json::string(Base64FromPgBytea(v));
+    case TypeKind::kDatetime: {
+      std::string s(v);
+      if (s.size() > 10 && s[10] == ' ') s[10] = 'T';
+      return json::string(s);
+    }
+    case TypeKind::kTimestamp: {
+      auto micros = ParsePgTimestamptz(v);
+      if (micros) return *micros;
+      return json::string(v);  // infinity / -infinity
+    }
+    case TypeKind::kJson:
+      return ParseJsonOrString(v);
+    case TypeKind::kRecord:
+    case TypeKind::kArray:
+      return WrapRecords(ParseJsonOrString(v));
+    default:
+      return json::string(v);
+  }
+}
+
+}  // namespace lqe::gateway
