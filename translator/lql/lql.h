@@ -24,7 +24,7 @@ struct CteInfo {
 };
 
 struct LowerContext {
-  std::vector<CteInfo> ctes;  // in stored-query order
+  std::vector<CteInfo> ctes;                  // in stored-query order
   std::chrono::system_clock::time_point now;  // for today, last@5m, ...
 };
 

@@ -1,0 +1,26 @@
+// Resolves an LQL field path against a CTE's row type, with "did you mean" hints.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lql/lql.h"
+#include "lql/parse_util.h"
+
+namespace lqe::lql {
+
+struct ResolvedField {
+  std::vector<std::string> names;  // declared names, e.g. {"metadata", "response", "status_code"}
+  TypePtr type;
+  std::string display;  // "metadata.response.status_code"
+};
+
+// Throws LqlError (kUnknownName) with the span of the path when a segment is missing or sits
+// inside a non-record.
+ResolvedField ResolveField(const CteInfo& cte, const std::vector<std::string>& path,
+                           SourceSpan span);
+
+// The closest of `candidates` to `name` (case-insensitive edit distance), or "" if none is close.
+std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates);
+
+}  // namespace lqe::lql

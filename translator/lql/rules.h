@@ -1,0 +1,80 @@
+// The LQL rule model: what one parsed query asks for, before it is typed against a CTE.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ast/node.h"
+
+namespace lqe::lql {
+
+using ast::SourceSpan;
+
+// A value as written after `path:op`. Typing happens later, against the field's type.
+struct Value {
+  std::string text;     // decoded (quotes removed, \" and \\ unescaped)
+  bool quoted = false;  // written "..."
+  SourceSpan span;
+};
+
+enum class FilterOp : std::uint8_t {
+  kContains,       // free text: substring of event_message
+  kEq,             // path:value
+  kGt,             // path:>value
+  kGe,             // path:>=value
+  kLt,             // path:<value
+  kLe,             // path:<=value
+  kRange,          // path:low..high
+  kRegex,          // path:~re, ~re
+  kArrayContains,  // path:@>value
+  kArrayRegex,     // path:@>~re
+  kIsNull,         // path:NULL
+};
+
+struct FilterRule {
+  std::vector<std::string> path;  // segments; m. already expanded to metadata
+  SourceSpan path_span;           // the path as written (for event_message rules: the clause)
+  FilterOp op = FilterOp::kEq;
+  Value value;           // all ops but kIsNull; kRange: the low end
+  Value high;            // kRange only
+  bool negated = false;  // written with a leading -
+  SourceSpan span;       // the whole clause, including the -
+};
+
+struct SelectRule {
+  std::vector<std::string> path;  // empty for s:*
+  std::string alias;              // empty: the last path segment
+  SourceSpan span;
+};
+
+struct FromRule {
+  std::string name;
+  SourceSpan span;
+};
+
+enum class Aggregate : std::uint8_t { kCount, kCountDistinct, kAvg, kSum, kMax, kP50, kP95, kP99 };
+enum class Period : std::uint8_t { kSecond, kMinute, kHour, kDay };
+
+struct ChartRule {
+  Aggregate aggregate = Aggregate::kCount;
+  std::vector<std::string> path;  // empty for count(*)
+  SourceSpan path_span;
+  Period period = Period::kMinute;
+  bool has_aggregate = false;  // a c:agg(...) clause was seen (else count(*))
+  bool period_set = false;     // a c:group_by(...) clause was seen (else minute)
+  SourceSpan span;             // the first c: clause
+};
+
+struct Rules {
+  std::vector<FilterRule> filters;  // in the order written
+  std::vector<SelectRule> selects;
+  std::optional<FromRule> from;
+  std::optional<ChartRule> chart;
+};
+
+// "metadata.request.path"
+std::string JoinPath(const std::vector<std::string>& path);
+
+}  // namespace lqe::lql
