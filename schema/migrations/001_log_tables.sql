@@ -16,8 +16,9 @@ BEGIN
         project text,
         metadata jsonb NOT NULL DEFAULT '{}'::jsonb
       ) PARTITION BY RANGE ("timestamp")$ddl$, source);
-    -- Every endpoint query filters one project over a time range.
-    EXECUTE format('CREATE INDEX %1$I ON logs.%2$I (project, "timestamp" DESC)',
+    -- Every endpoint query filters one project over a time range. NULLS LAST because BigQuery
+    -- orders DESC with NULLs last and the translator emits that explicitly; the index must match.
+    EXECUTE format('CREATE INDEX %1$I ON logs.%2$I (project, "timestamp" DESC NULLS LAST)',
                    source || '_project_ts', source);
     -- The loader's duplicate check looks events up by id.
     EXECUTE format('CREATE INDEX %1$I ON logs.%2$I (id)', source || '_id', source);
@@ -28,10 +29,10 @@ $$;
 -- Sources that carry the project only inside metadata. The translator emits exactly
 -- (alias.metadata ->> 'project_ref') / (alias.metadata ->> 'project') so these match.
 CREATE INDEX function_edge_project_ref_ts
-  ON logs.function_edge ((metadata ->> 'project_ref'), "timestamp" DESC);
+  ON logs.function_edge ((metadata ->> 'project_ref'), "timestamp" DESC NULLS LAST);
 CREATE INDEX function_events_project_ref_ts
-  ON logs.function_events ((metadata ->> 'project_ref'), "timestamp" DESC);
+  ON logs.function_events ((metadata ->> 'project_ref'), "timestamp" DESC NULLS LAST);
 CREATE INDEX realtime_metadata_project_ts
-  ON logs.realtime ((metadata ->> 'project'), "timestamp" DESC);
+  ON logs.realtime ((metadata ->> 'project'), "timestamp" DESC NULLS LAST);
 CREATE INDEX storage_metadata_project_ts
-  ON logs.storage ((metadata ->> 'project'), "timestamp" DESC);
+  ON logs.storage ((metadata ->> 'project'), "timestamp" DESC NULLS LAST);
