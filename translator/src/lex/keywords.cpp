@@ -1,0 +1,184 @@
+#include "lex/keywords.h"
+
+#include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <vector>
+
+namespace lqe::lex {
+namespace {
+
+// https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical#reserved_keywords
+// Sorted, upper case.
+constexpr std::string_view kReserved[] = {
+    "ALL",
+    "AND",
+    "ANY",
+    "ARRAY",
+    "AS",
+    "ASC",
+    "ASSERT_ROWS_MODIFIED",
+    "AT",
+    "BETWEEN",
+    "BY",
+    "CASE",
+    "CAST",
+    "COLLATE",
+    "CONTAINS",
+    "CREATE",
+    "CROSS",
+    "CUBE",
+    "CURRENT",
+    "DEFAULT",
+    "DEFINE",
+    "DESC",
+    "DISTINCT",
+    "ELSE",
+    "END",
+    "ENUM",
+    "ESCAPE",
+    "EXCEPT",
+    "EXCLUDE",
+    "EXISTS",
+    "EXTRACT",
+    "FALSE",
+    "FETCH",
+    "FOLLOWING",
+    "FOR",
+    "FROM",
+    "FULL",
+    "GROUP",
+    "GROUPING",
+    "GROUPS",
+    "HASH",
+    "HAVING",
+    "IF",
+    "IGNORE",
+    "IN",
+    "INNER",
+    "INTERSECT",
+    "INTERVAL",
+    "INTO",
+    "IS",
+    "JOIN",
+    "LATERAL",
+    "LEFT",
+    "LIKE",
+    "LIMIT",
+    "LOOKUP",
+    "MERGE",
+    "NATURAL",
+    "NEW",
+    "NO",
+    "NOT",
+    "NULL",
+    "NULLS",
+    "OF",
+    "ON",
+    "OR",
+    "ORDER",
+    "OUTER",
+    "OVER",
+    "PARTITION",
+    "PRECEDING",
+    "PROTO",
+    "QUALIFY",
+    "RANGE",
+    "RECURSIVE",
+    "RESPECT",
+    "RIGHT",
+    "ROLLUP",
+    "ROWS",
+    "SELECT",
+    "SET",
+    "SOME",
+    "STRUCT",
+    "TABLESAMPLE",
+    "THEN",
+    "TO",
+    "TREAT",
+    "TRUE",
+    "UNBOUNDED",
+    "UNION",
+    "UNNEST",
+    "USING",
+    "WHEN",
+    "WHERE",
+    "WINDOW",
+    "WITH",
+    "WITHIN",
+};
+static_assert(std::is_sorted(std::begin(kReserved), std::end(kReserved)));
+
+char Upper(char c) {
+  return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+}
+
+// Compares case-insensitively; negative, zero or positive like strcmp.
+int CompareUpper(std::string_view a, std::string_view b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const char x = Upper(a[i]);
+    const char y = Upper(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  if (a.size() == b.size()) return 0;
+  return a.size() < b.size() ? -1 : 1;
+}
+
+std::size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      const std::size_t cost = Upper(a[i - 1]) == Upper(b[j - 1]) ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CompareUpper(a, b) == 0;
+}
+
+bool IsReservedKeyword(std::string_view word) {
+  if (word.empty() || word.size() > 20) return false;
+  std::size_t lo = 0;
+  std::size_t hi = std::size(kReserved);
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    const int c = CompareUpper(kReserved[mid], word);
+    if (c == 0) return true;
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return false;
+}
+
+std::string_view NearestKeyword(std::string_view word) {
+  if (word.size() < 3 || word.size() > 24) return {};
+  std::string_view best;
+  std::size_t best_distance = 3;
+  for (std::string_view kw : kReserved) {
+    if (kw.size() < 3) continue;
+    const std::size_t limit = kw.size() <= 4 ? 1 : 2;
+    const std::size_t d = EditDistance(word, kw);
+    if (d > 0 && d <= limit && d < best_distance) {
+      best = kw;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+}  // namespace lqe::lex

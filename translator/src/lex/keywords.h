@@ -1,0 +1,18 @@
+// BigQuery's reserved keywords: they cannot be unquoted identifiers.
+#pragma once
+
+#include <string_view>
+
+namespace lqe::lex {
+
+// True when `word` (any case) is a reserved keyword of BigQuery's lexical structure.
+bool IsReservedKeyword(std::string_view word);
+
+// Case-insensitive ASCII comparison.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+// The reserved keyword closest to `word` by edit distance (at most 2, words of 3+ letters), or
+// empty. Used for "Did you mean FROM?" hints.
+std::string_view NearestKeyword(std::string_view word);
+
+}  // namespace lqe::lex
