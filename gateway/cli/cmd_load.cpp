@@ -1,17 +1,65 @@
-// lqe load: placeholder until the schema work lands.
+// lqe load: NDJSON events (ingest shape) into one log table.
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "commands.h"
+#include "lqe/schema/loader.h"
 
 namespace lqe::cli {
+namespace {
+
+void PrintSummary(const schema::LoadStats& stats) {
+  const double rate = stats.seconds > 0 ? static_cast<double>(stats.loaded) / stats.seconds : 0;
+  std::fprintf(stdout,
+               "loaded %lld events, skipped %lld duplicates, rejected %lld lines in %.2f s "
+               "(%.0f events/s)\n",
+               static_cast<long long>(stats.loaded), static_cast<long long>(stats.duplicates),
+               static_cast<long long>(stats.rejected), stats.seconds, rate);
+}
+
+}  // namespace
 
 void RegisterLoad(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("load", "(not built yet)");
-  cmd->allow_extras();
-  cmd->callback([exit_code] {
-    std::cerr << "lqe load: not built yet\n";
-    *exit_code = 2;
+  auto* cmd = app.add_subcommand("load", "Load NDJSON events into a log table");
+  struct Flags {
+    schema::LoadOptions options;
+    std::string file = "-";
+  };
+  auto flags = std::make_shared<Flags>();
+  cmd->add_option("--dsn", flags->options.dsn, "PostgreSQL connection string")->required();
+  cmd->add_option("--source", flags->options.source,
+                  "Log source (table): edge, postgres, function_edge, function_events, auth, "
+                  "realtime, storage, restapi, pooler")
+      ->required();
+  cmd->add_option("--batch-size", flags->options.batch_size,
+                  "Events per COPY and transaction (default 10000)")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("file", flags->file, "NDJSON file, or - for standard input (default)");
+  cmd->callback([flags, exit_code] {
+    std::ios::sync_with_stdio(false);
+    std::ifstream file;
+    std::istream* in = &std::cin;
+    if (flags->file != "-") {
+      file.open(flags->file, std::ios::binary);
+      if (!file) {
+        std::cerr << "lqe load: cannot open " << flags->file << "\n";
+        *exit_code = 1;
+        return;
+      }
+      in = &file;
+    }
+    schema::LoadStats stats;
+    try {
+      schema::LoadNdjson(flags->options, *in, std::cerr, &stats);
+      *exit_code = stats.rejected > 0 ? 1 : 0;
+    } catch (const std::exception& e) {
+      std::cerr << "lqe load: " << e.what() << "\n";
+      *exit_code = 1;
+    }
+    std::cerr.flush();
+    PrintSummary(stats);
   });
 }
 

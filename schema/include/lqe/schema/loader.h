@@ -1,0 +1,38 @@
+// lqe load: NDJSON events into one log table with COPY, evolving the field catalogue.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+
+namespace lqe::schema {
+
+struct LoadOptions {
+  std::string dsn;
+  std::string source;              // "edge", ...
+  std::size_t batch_size = 10000;  // events per COPY and transaction
+};
+
+struct LoadStats {
+  std::int64_t lines = 0;       // non-blank lines read
+  std::int64_t loaded = 0;      // events inserted
+  std::int64_t duplicates = 0;  // events skipped because their id was already loaded
+  std::int64_t rejected = 0;    // lines reported on the error stream
+  double seconds = 0;
+};
+
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads NDJSON from `in`. Each rejected line is reported to `errors` as "line N: reason" and the
+// other lines are loaded. An event is a duplicate when an event with its id is stored already
+// with the same timestamp, or with any timestamp when the event has none. Throws LoadError for
+// an unknown source or a database failure (events of committed batches stay loaded); *stats
+// holds the counts so far either way.
+void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& errors,
+                LoadStats* stats);
+
+}  // namespace lqe::schema

@@ -1,0 +1,61 @@
+#include "lqe/schema/copy_row.h"
+
+#include "lqe/schema/timestamp.h"
+
+namespace lqe::schema {
+
+void AppendCopyEscaped(std::string_view value, std::string* out) {
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    const char* escape = c == '\\'   ? "\\\\"
+                         : c == '\t' ? "\\t"
+                         : c == '\n' ? "\\n"
+                         : c == '\r' ? "\\r"
+                                     : nullptr;
+    if (escape == nullptr) continue;
+    out->append(value.substr(start, i - start));
+    out->append(escape);
+    start = i + 1;
+  }
+  out->append(value.substr(start));
+}
+
+void AppendCopyRow(std::string_view id, std::int64_t timestamp_micros,
+                   std::string_view event_message, const std::optional<std::string>& project,
+                   std::string_view metadata_json, std::string* out) {
+  AppendCopyEscaped(id, out);
+  out->push_back('\t');
+  out->append(FormatTimestampMicros(timestamp_micros));
+  out->push_back('\t');
+  AppendCopyEscaped(event_message, out);
+  out->push_back('\t');
+  if (project) {
+    AppendCopyEscaped(*project, out);
+  } else {
+    out->append("\\N");
+  }
+  out->push_back('\t');
+  AppendCopyEscaped(metadata_json, out);
+  out->push_back('\n');
+}
+
+UuidGenerator::UuidGenerator() : rng_(std::random_device{}()) {}
+
+std::string UuidGenerator::Next() {
+  std::uint64_t hi = rng_();
+  std::uint64_t lo = rng_();
+  hi = (hi & ~0xF000ULL) | 0x4000ULL;              // version 4
+  lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);  // RFC 4122 variant
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(36, '-');
+  int pos = 0;
+  for (int i = 0; i < 32; ++i) {
+    if (pos == 8 || pos == 13 || pos == 18 || pos == 23) ++pos;
+    const std::uint64_t word = i < 16 ? hi : lo;
+    out[pos++] = kHex[(word >> (60 - 4 * (i % 16))) & 0xF];
+  }
+  return out;
+}
+
+}  // namespace lqe::schema

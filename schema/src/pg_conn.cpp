@@ -1,0 +1,87 @@
+#include "pg_conn.h"
+
+namespace lqe::schema {
+namespace {
+
+constexpr std::size_t kCopyChunk = 1 << 20;
+
+std::string Trimmed(const char* message) {
+  std::string out = message != nullptr ? message : "";
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+PgConn::PgConn(const std::string& dsn) : conn_(PQconnectdb(dsn.c_str())) {
+  if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
+    const std::string message = conn_ ? Trimmed(PQerrorMessage(conn_)) : "out of memory";
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw PgError("cannot connect: " + message);
+  }
+}
+
+PgConn::~PgConn() {
+  PQfinish(conn_);
+}
+
+void PgConn::Throw(const std::string& what) {
+  throw PgError(what + ": " + Trimmed(PQerrorMessage(conn_)));
+}
+
+PgResult PgConn::Exec(const std::string& sql,
+                      const std::vector<std::optional<std::string>>& params) {
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
+  PgResult result(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                               values.data(), nullptr, nullptr, 0));
+  const auto status = PQresultStatus(result.get());
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    throw PgError(Trimmed(PQresultErrorMessage(result.get())));
+  }
+  return result;
+}
+
+void PgConn::CopyIn(const std::string& copy_sql, std::string_view data) {
+  PgResult start(PQexec(conn_, copy_sql.c_str()));
+  if (PQresultStatus(start.get()) != PGRES_COPY_IN) {
+    throw PgError(Trimmed(PQresultErrorMessage(start.get())));
+  }
+  for (std::size_t pos = 0; pos < data.size(); pos += kCopyChunk) {
+    const std::size_t n = std::min(kCopyChunk, data.size() - pos);
+    if (PQputCopyData(conn_, data.data() + pos, static_cast<int>(n)) != 1) Throw("COPY failed");
+  }
+  if (PQputCopyEnd(conn_, nullptr) != 1) Throw("COPY failed");
+  // Drain every result; the first failure wins.
+  std::string failure;
+  while (PGresult* raw = PQgetResult(conn_)) {
+    PgResult result(raw);
+    if (PQresultStatus(raw) != PGRES_COMMAND_OK && failure.empty()) {
+      failure = Trimmed(PQresultErrorMessage(raw));
+    }
+  }
+  if (!failure.empty()) throw PgError(failure);
+}
+
+std::string TextArrayLiteral(const std::vector<std::optional<std::string>>& values) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    if (!values[i]) {
+      out += "NULL";
+      continue;
+    }
+    out += '"';
+    for (char c : *values[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace lqe::schema

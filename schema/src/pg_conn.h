@@ -1,0 +1,53 @@
+// A thin libpq connection for the loader. Raw libpq rather than libpqxx 6.4: its stream_to
+// converts and sends field by field, while the loader already holds COPY text and sends it in
+// large chunks with PQputCopyData.
+#pragma once
+
+#include <libpq-fe.h>
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lqe::schema {
+
+class PgError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class PgResult {
+ public:
+  explicit PgResult(PGresult* result) : result_(result, &PQclear) {}
+  int Rows() const { return PQntuples(result_.get()); }
+  std::string Text(int row, int column) const { return PQgetvalue(result_.get(), row, column); }
+  bool IsNull(int row, int column) const { return PQgetisnull(result_.get(), row, column) != 0; }
+  PGresult* get() const { return result_.get(); }
+
+ private:
+  std::unique_ptr<PGresult, decltype(&PQclear)> result_;
+};
+
+class PgConn {
+ public:
+  explicit PgConn(const std::string& dsn);
+  ~PgConn();
+  PgConn(const PgConn&) = delete;
+  PgConn& operator=(const PgConn&) = delete;
+
+  // Runs a statement; throws PgError with the server's message on failure.
+  PgResult Exec(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
+  // COPY ... FROM STDIN with `data` (text format, complete lines).
+  void CopyIn(const std::string& copy_sql, std::string_view data);
+
+ private:
+  [[noreturn]] void Throw(const std::string& what);
+  PGconn* conn_ = nullptr;
+};
+
+// A PostgreSQL array literal of text values: {"a","b\"c",NULL}.
+std::string TextArrayLiteral(const std::vector<std::optional<std::string>>& values);
+
+}  // namespace lqe::schema
