@@ -62,6 +62,13 @@ ExprPtr Not(ExprPtr operand, SourceSpan span) {
   return un;
 }
 
+ExprPtr Negate(ExprPtr operand, SourceSpan span) {
+  auto un = std::make_unique<ast::Unary>(span);
+  un->op = ast::Unary::Op::kNegate;
+  un->operand = std::move(operand);
+  return un;
+}
+
 ExprPtr IsNull(ExprPtr operand, bool negated, SourceSpan span) {
   auto test = std::make_unique<ast::IsTest>(span);
   test->operand = std::move(operand);

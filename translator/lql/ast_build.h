@@ -20,6 +20,7 @@ ExprPtr Bool(bool value, SourceSpan span);
 ExprPtr Typed(TypeKind kind, std::string text, SourceSpan span);  // TIMESTAMP '...'
 ExprPtr Binary(ast::Binary::Op op, ExprPtr left, ExprPtr right, SourceSpan span);
 ExprPtr Not(ExprPtr operand, SourceSpan span);
+ExprPtr Negate(ExprPtr operand, SourceSpan span);
 ExprPtr IsNull(ExprPtr operand, bool negated, SourceSpan span);
 ExprPtr Between(ExprPtr operand, ExprPtr low, ExprPtr high, SourceSpan span);
 ExprPtr Call(std::string name, ast::ExprList args, SourceSpan span);

@@ -176,8 +176,10 @@ std::string Expr(const ast::Expr& e) {
       }
       return out;
     }
-    case ast::NodeKind::kUnary:
-      return "NOT " + Child(*e.As<ast::Unary>().operand);
+    case ast::NodeKind::kUnary: {
+      const auto& u = e.As<ast::Unary>();
+      return (u.op == ast::Unary::Op::kNegate ? "-" : "NOT ") + Child(*u.operand);
+    }
     case ast::NodeKind::kBinary: {
       const auto& b = e.As<ast::Binary>();
       return Child(*b.left) + " " + BinaryOp(b.op) + " " + Child(*b.right);

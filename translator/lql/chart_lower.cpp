@@ -63,13 +63,13 @@ void CheckType(const ChartRule& chart, const ResolvedField& field) {
       chart.aggregate == Aggregate::kCountDistinct ? "countd" : AggregateName(chart.aggregate);
   if (NeedsNumber(chart.aggregate) && !type.IsNumeric()) {
     Fail(DiagCode::kType,
-         agg + " needs a numeric field, but " + field.display + " is " + TypeName(type),
+         agg + " needs a numeric field, but " + field.display + " is " + ShortTypeName(type),
          chart.path_span);
   }
   if (chart.aggregate != Aggregate::kCount &&
       (type.kind == TypeKind::kRecord || type.kind == TypeKind::kArray)) {
     Fail(DiagCode::kType,
-         agg + " needs a scalar field, but " + field.display + " is " + TypeName(type),
+         agg + " needs a scalar field, but " + field.display + " is " + ShortTypeName(type),
          chart.path_span);
   }
 }

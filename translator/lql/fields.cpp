@@ -41,6 +41,32 @@ std::string Join(const std::vector<std::string>& parts, std::size_t count) {
   return out;
 }
 
+bool SameFolded(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (Fold(a[i]) != Fold(b[i])) return false;
+  }
+  return true;
+}
+
+// Every field path under `type` whose last segments are `suffix` (bounded: at most 8 matches).
+void FindBySuffix(const Type& type, const std::vector<std::string>& suffix,
+                  std::vector<std::string>& prefix, std::vector<std::string>& matches) {
+  if (type.kind != TypeKind::kRecord || matches.size() >= 8) return;
+  for (const auto& f : type.fields) {
+    prefix.push_back(f.name);
+    if (prefix.size() > suffix.size()) {
+      bool same = true;
+      for (std::size_t i = 0; i < suffix.size() && same; ++i) {
+        same = SameFolded(prefix[prefix.size() - suffix.size() + i], suffix[i]);
+      }
+      if (same) matches.push_back(Join(prefix, prefix.size()));
+    }
+    FindBySuffix(*f.type, suffix, prefix, matches);
+    prefix.pop_back();
+  }
+}
+
 // "metadata.request.path" for a missing top-level "path" or a near-miss at the failing level.
 std::string Suggest(const CteInfo& cte, const std::vector<std::string>& path,
                     const ResolvedField& so_far, const Type& record) {
@@ -52,23 +78,26 @@ std::string Suggest(const CteInfo& cte, const std::vector<std::string>& path,
     return Join(parts, parts.size());
   }
   if (!so_far.names.empty()) return "";
-  const StructField* metadata = cte.row->FindField("metadata");
-  if (!metadata || metadata->type->kind != TypeKind::kRecord) return "";
-  std::vector<std::string> under = {metadata->name};
-  under.insert(under.end(), path.begin(), path.end());
-  try {
-    ResolveField(cte, under, {});
-    return "m." + Join(path, path.size());
-  } catch (const LqlError&) {
-    return "";
-  }
+  // A path written without its parents: status_code for metadata.response.status_code.
+  std::vector<std::string> matches;
+  std::vector<std::string> prefix;
+  FindBySuffix(*cte.row, path, prefix, matches);
+  if (matches.size() != 1) return "";
+  return matches.front().starts_with("metadata.") ? "m." + matches.front().substr(9)
+                                                  : matches.front();
 }
 
 }  // namespace
 
+std::string ShortTypeName(const Type& type) {
+  if (type.kind == TypeKind::kRecord) return "RECORD";
+  if (type.kind == TypeKind::kArray) return "ARRAY<" + ShortTypeName(*type.element) + ">";
+  return TypeName(type);
+}
+
 std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
-  std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
+  std::size_t best_distance = std::max<std::size_t>(1, name.size() / 3) + 1;
   for (const auto& c : candidates) {
     const std::size_t d = EditDistance(name, c);
     if (d < best_distance) {
@@ -85,17 +114,17 @@ ResolvedField ResolveField(const CteInfo& cte, const std::vector<std::string>& p
   field.type = cte.row;
   for (const auto& part : path) {
     if (field.type->kind != TypeKind::kRecord) {
-      const std::string message = "field " + QuoteForMessage(Join(path, path.size())) +
-                                  " not found in " + cte.name + ": " + field.display + " is " +
-                                  TypeName(*field.type) + ", not a record";
+      const std::string message = "field \"" + Join(path, path.size()) + "\"" + " not found in " +
+                                  cte.name + ": " + field.display + " is " +
+                                  ShortTypeName(*field.type) + ", not a record";
       throw LqlError{MakeDiag(DiagCode::kUnknownName, message, span.begin, span.end - span.begin)};
     }
     const StructField* next = field.type->FindField(part);
     if (!next) {
-      Diagnostic d = MakeDiag(
-          DiagCode::kUnknownName,
-          "field " + QuoteForMessage(Join(path, path.size())) + " not found in " + cte.name,
-          span.begin, span.end - span.begin);
+      Diagnostic d =
+          MakeDiag(DiagCode::kUnknownName,
+                   "field \"" + Join(path, path.size()) + "\"" + " not found in " + cte.name,
+                   span.begin, span.end - span.begin);
       const std::string suggestion = Suggest(cte, path, field, *field.type);
       if (!suggestion.empty()) d.hint = "Did you mean " + suggestion + "?";
       throw LqlError{std::move(d)};

@@ -16,9 +16,12 @@ struct ResolvedField {
 };
 
 // Throws LqlError (kUnknownName) with the span of the path when a segment is missing or sits
-// inside a non-record.
+// inside a non-record. Field paths contain only [A-Za-z0-9._], so messages quote them verbatim.
 ResolvedField ResolveField(const CteInfo& cte, const std::vector<std::string>& path,
                            SourceSpan span);
+
+// TypeName, but a record is just RECORD (its fields would make messages unreadable).
+std::string ShortTypeName(const Type& type);
 
 // The closest of `candidates` to `name` (case-insensitive edit distance), or "" if none is close.
 std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates);

@@ -54,9 +54,18 @@ std::string Lowercase(std::string_view s) {
 
 [[noreturn]] void WrongValue(const Type& type, const ResolvedField& field, const Value& value) {
   Fail(DiagCode::kType,
-       "expected " + TypeName(type) + " for " + field.display + ", got " +
+       "expected " + ShortTypeName(type) + " for " + field.display + ", got " +
            QuoteForMessage(value.text),
        value.span);
+}
+
+// A negative number is a negation of its literal, as the SQL parser builds it.
+ast::ExprPtr Number(std::string_view text, SourceSpan span, bool integer) {
+  const bool negative = text.starts_with('-');
+  std::string digits(negative ? text.substr(1) : text);
+  ast::ExprPtr literal =
+      integer ? build::Int(std::move(digits), span) : build::Float(std::move(digits), span);
+  return negative ? build::Negate(std::move(literal), span) : std::move(literal);
 }
 
 ast::ExprPtr TimestampLiteral(Micros micros, SourceSpan span) {
@@ -73,8 +82,8 @@ ast::ExprPtr TypedValue(const Type& type, const ResolvedField& field, const Valu
     case TypeKind::kInt64:
     case TypeKind::kFloat64:
     case TypeKind::kNumeric:
-      if (type.kind == TypeKind::kInt64 && IsInteger(text)) return build::Int(text, value.span);
-      if (IsDecimal(text)) return build::Float(text, value.span);
+      if (type.kind == TypeKind::kInt64 && IsInteger(text)) return Number(text, value.span, true);
+      if (IsDecimal(text)) return Number(text, value.span, false);
       WrongValue(type, field, value);
     case TypeKind::kBool: {
       const std::string lower = Lowercase(text);
@@ -95,7 +104,7 @@ ast::ExprPtr TypedValue(const Type& type, const ResolvedField& field, const Valu
     }
     default:
       Fail(DiagCode::kUnsupported,
-           "lql cannot filter " + field.display + " of type " + TypeName(type), value.span);
+           "lql cannot filter " + field.display + " of type " + ShortTypeName(type), value.span);
   }
 }
 
@@ -168,14 +177,15 @@ void RequireString(const Type& type, const ResolvedField& field, const FilterRul
                    const char* what) {
   if (type.kind == TypeKind::kString) return;
   Fail(DiagCode::kType,
-       std::string(what) + " needs a STRING field, but " + field.display + " is " + TypeName(type),
+       std::string(what) + " needs a STRING field, but " + field.display + " is " +
+           ShortTypeName(type),
        rule.path_span);
 }
 
 const Type& RequireArray(const ResolvedField& field, const FilterRule& rule) {
   if (field.type->kind != TypeKind::kArray) {
     Fail(DiagCode::kType,
-         "@> needs an array field, but " + field.display + " is " + TypeName(*field.type),
+         "@> needs an array field, but " + field.display + " is " + ShortTypeName(*field.type),
          rule.path_span);
   }
   return *field.type->element;
@@ -184,7 +194,7 @@ const Type& RequireArray(const ResolvedField& field, const FilterRule& rule) {
 void RequireScalar(const ResolvedField& field, const FilterRule& rule) {
   if (field.type->kind == TypeKind::kArray) {
     Fail(DiagCode::kType,
-         "field " + field.display + " is an array (" + TypeName(*field.type) +
+         "field " + field.display + " is an array (" + ShortTypeName(*field.type) +
              "): use :@>value to match an element",
          rule.path_span);
   }

@@ -103,14 +103,20 @@ Value Cursor::Quoted() {
                           text.size() - open)};
 }
 
-Value Cursor::RawToken() {
+Value Cursor::RawToken(bool keep_escapes) {
   const std::size_t begin = pos;
+  Value value;
   while (!AtEnd() && !IsSpace(Peek())) {
+    if (Peek() == '\\' && pos + 1 < text.size() && text[pos + 1] == '"') {
+      if (keep_escapes) value.text += '\\';
+      value.text += '"';
+      pos += 2;
+      continue;
+    }
     if (Peek() == '"') throw Unexpected(pos);
+    value.text += Peek();
     ++pos;
   }
-  Value value;
-  value.text = std::string(text.substr(begin, pos - begin));
   value.span = Span(begin, pos);
   return value;
 }

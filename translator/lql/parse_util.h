@@ -51,9 +51,10 @@ struct Cursor {
   std::size_t TokenEnd(std::size_t from) const;  // the next whitespace or the end
   // `lql parse error: unexpected "<rest of the token>"` at `at`.
   LqlError Unexpected(std::size_t at) const;
-  Value Quoted();    // at '"': up to the closing quote; \" and \\ unescaped
-  Value RawToken();  // up to whitespace; a '"' inside is an error
-  Value Word();      // a free-text word: up to whitespace, \" unescaped; '"' and ':' are errors
+  Value Quoted();  // at '"': up to the closing quote; \" and \\ unescaped
+  // Up to whitespace; \" is a quote (kept escaped for regexes), a bare '"' is an error.
+  Value RawToken(bool keep_escapes = false);
+  Value Word();  // a free-text word: up to whitespace, \" unescaped; '"' and ':' are errors
   // "m.a.b" -> {"metadata", "a", "b"}; empty segments are an error at `begin`.
   std::vector<std::string> SplitPath(std::string_view key, std::size_t begin) const;
 

@@ -195,7 +195,7 @@ class Parser {
 
   Value RegexValue(const std::string& written) {
     if (!cur_.AtEnd() && cur_.Peek() == '"') return cur_.Quoted();
-    Value value = cur_.RawToken();
+    Value value = cur_.RawToken(true);
     if (value.text.empty()) throw MissingValue(written);
     return value;
   }
