@@ -1,2 +1,0 @@
-// The event generator lands with the foundation work.
-namespace lqe::bench {}
