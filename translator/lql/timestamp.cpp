@@ -135,6 +135,7 @@ std::optional<TimePoint> Iso(std::string_view text) {
 }
 
 std::optional<TimePoint> Unix(std::string_view text) {
+  if (text.size() != 10 && text.size() != 13 && text.size() != 16) return std::nullopt;
   for (const char c : text) {
     if (!IsDigit(c)) return std::nullopt;
   }
