@@ -126,20 +126,22 @@ int CompareUpper(std::string_view a, std::string_view b) {
   return a.size() < b.size() ? -1 : 1;
 }
 
+// Optimal string alignment distance: edits plus adjacent transpositions ("form" -> "from" is 1).
 std::size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
       const std::size_t cost = Upper(a[i - 1]) == Upper(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
-      diag = up;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && Upper(a[i - 1]) == Upper(b[j - 2]) &&
+          Upper(a[i - 2]) == Upper(b[j - 1])) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 }  // namespace
@@ -173,7 +175,10 @@ std::string_view NearestKeyword(std::string_view word) {
     if (kw.size() < 3) continue;
     const std::size_t limit = kw.size() <= 4 ? 1 : 2;
     const std::size_t d = EditDistance(word, kw);
-    if (d > 0 && d <= limit && d < best_distance) {
+    // Ties go to the keyword of the same length (form: FROM, not FOR).
+    const bool better = d < best_distance || (d == best_distance && kw.size() == word.size() &&
+                                              best.size() != word.size());
+    if (d > 0 && d <= limit && better) {
       best = kw;
       best_distance = d;
     }

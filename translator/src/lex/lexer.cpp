@@ -184,6 +184,10 @@ class Lexer {
         p += 2;  // the escaped character never ends the literal (raw strings too)
         continue;
       }
+      if (text_[p] == quote && !triple && quote == '\'' && At(p + 1) == quote) {
+        p += 2;  // 'it''s': a doubled quote inside a single-quoted literal
+        continue;
+      }
       if (text_[p] == quote && (!triple || (At(p + 1) == quote && At(p + 2) == quote))) {
         break;
       }
@@ -192,9 +196,17 @@ class Lexer {
     const std::string_view content = text_.substr(body, p - body);
     pos_ = p + (triple ? 3 : 1);
     tok.kind = bytes ? TokenKind::kBytes : TokenKind::kString;
+    const char doubled = !triple && quote == '\'' ? quote : '\0';
     if (raw) {
-      tok.value = std::string(content);
-    } else if (!Decode(content, body, bytes, tok.value)) {
+      for (std::size_t i = 0; i < content.size(); ++i) {
+        tok.value += content[i];
+        if (content[i] == '\\' && i + 1 < content.size()) {
+          tok.value += content[++i];
+        } else if (doubled != '\0' && content[i] == doubled && i + 1 < content.size()) {
+          ++i;
+        }
+      }
+    } else if (!Decode(content, body, bytes, doubled, tok.value)) {
       return false;
     }
     if (!bytes && !IsValidUtf8(tok.value)) {
@@ -203,8 +215,9 @@ class Lexer {
     return true;
   }
 
-  bool Decode(std::string_view content, std::size_t offset, bool bytes, std::string& out) {
-    const DecodeError err = DecodeEscapes(content, bytes, out);
+  bool Decode(std::string_view content, std::size_t offset, bool bytes, char doubled,
+              std::string& out) {
+    const DecodeError err = DecodeEscapes(content, bytes, doubled, out);
     if (err.message.empty()) return true;
     return Fail(offset + err.offset, err.length, err.message);
   }
@@ -225,7 +238,7 @@ class Lexer {
     const std::size_t body = pos_ + 1;
     pos_ = p + 1;
     tok.kind = TokenKind::kQuotedIdent;
-    if (!Decode(content, body, false, tok.value)) return false;
+    if (!Decode(content, body, false, '\0', tok.value)) return false;
     if (!IsValidUtf8(tok.value)) {
       return Fail(tok.begin, pos_ - tok.begin, "quoted identifier is not valid UTF-8");
     }

@@ -110,9 +110,16 @@ bool IsValidUtf8(std::string_view s) {
   return true;
 }
 
-DecodeError DecodeEscapes(std::string_view content, bool bytes, std::string& out) {
+DecodeError DecodeEscapes(std::string_view content, bool bytes, char doubled_quote,
+                          std::string& out) {
   out.reserve(out.size() + content.size());
   for (std::size_t i = 0; i < content.size(); ++i) {
+    if (doubled_quote != '\0' && content[i] == doubled_quote && i + 1 < content.size() &&
+        content[i + 1] == doubled_quote) {
+      out += doubled_quote;
+      ++i;
+      continue;
+    }
     if (content[i] != '\\') {
       out += content[i];
       continue;

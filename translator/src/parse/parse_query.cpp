@@ -205,9 +205,7 @@ ast::FromPtr Parser::ParseFromClause() {
     join->right = ParseFromPrimary();
     if (kind == Kind::kComma || kind == Kind::kCross) {
       if (IsKeyword("ON") || IsKeyword("USING")) {
-        Fail(Peek(),
-             "syntax error: a CROSS JOIN or comma join cannot have an " +
-                 lex::DescribeToken(Peek()).substr(8) + " clause",
+        Fail(Peek(), "syntax error: a CROSS JOIN or comma join cannot have a join condition",
              "Use INNER JOIN or LEFT JOIN with a join condition.");
       }
     } else {

@@ -163,21 +163,21 @@ void Parser::FailAt(std::uint32_t offset, std::uint32_t length, DiagCode code, s
 }
 
 void Parser::Fail(const lex::Token& tok, std::string message, std::string hint) const {
-  if (hint.empty() && pos_ > 0) {
-    // A misspelled keyword often surfaces as an identifier just before the error.
-    for (const lex::Token* t : {&tok, &tokens_[pos_ - 1]}) {
-      if (t->kind != TokenKind::kIdent) continue;
-      const std::string_view kw = lex::NearestKeyword(t->text);
-      if (!kw.empty()) {
-        hint = "Did you mean " + std::string(kw) + "?";
-        break;
-      }
-    }
-  }
   FailAt(tok.begin, tok.end - tok.begin, DiagCode::kSyntax, std::move(message), std::move(hint));
 }
 
+std::string Parser::KeywordHint(const lex::Token& tok) const {
+  // A misspelled keyword usually surfaces as an identifier at or just before the error.
+  for (const lex::Token* t : {&tok, pos_ > 0 ? &tokens_[pos_ - 1] : &tok}) {
+    if (t->kind != TokenKind::kIdent) continue;
+    const std::string_view kw = lex::NearestKeyword(t->text);
+    if (!kw.empty()) return "Did you mean " + std::string(kw) + "?";
+  }
+  return {};
+}
+
 void Parser::Unexpected(const lex::Token& tok, std::string hint) const {
+  if (hint.empty()) hint = KeywordHint(tok);
   Fail(tok, "syntax error: unexpected " + lex::DescribeToken(tok), std::move(hint));
 }
 
@@ -213,7 +213,8 @@ ast::QueryPtr Parser::ParseStatement() {
   }
   if (first.kind == TokenKind::kEnd) Fail(first, "syntax error: empty query");
   if (!StartsQuery() && !Is(TokenKind::kLParen)) {
-    Fail(first, "syntax error: expected SELECT or WITH but got " + lex::DescribeToken(first));
+    Fail(first, "syntax error: expected SELECT or WITH but got " + lex::DescribeToken(first),
+         KeywordHint(first));
   }
   ast::QueryPtr query = ParseQueryExpr();
   if (IsKeyword("FOR") && IsWord("UPDATE", 1)) {

@@ -102,6 +102,7 @@ class Parser {
   [[noreturn]] void FailAt(std::uint32_t offset, std::uint32_t length, DiagCode code,
                            std::string message, std::string hint = {}) const;
   [[noreturn]] void Unexpected(const lex::Token& tok, std::string hint = {}) const;
+  std::string KeywordHint(const lex::Token& tok) const;  // "Did you mean FROM?" or empty
   std::string Position(const lex::Token& tok) const;
   std::uint32_t PrevEnd() const;
 
