@@ -81,12 +81,16 @@ std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics
     *error = e->ToString();
     return nullptr;
   }
-  for (const auto& e : state->config.endpoints) {
-    state->by_name[e->name] = e;
-    state->by_id[e->id] = e;
-    if (metrics != nullptr) state->endpoint_metrics[e->name] = metrics->ForEndpoint(e->name);
-  }
+  IndexState(*state, metrics);
   return state;
+}
+
+void IndexState(GatewayState& state, Metrics* metrics) {
+  for (const auto& e : state.config.endpoints) {
+    state.by_name[e->name] = e;
+    state.by_id[e->id] = e;
+    if (metrics != nullptr) state.endpoint_metrics[e->name] = metrics->ForEndpoint(e->name);
+  }
 }
 
 }  // namespace lqe::gateway

@@ -18,9 +18,10 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
 Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
-               std::shared_ptr<Metrics> metrics)
+               std::shared_ptr<Metrics> metrics, StateBuilder builder)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
+  s.builder = std::move(builder);
   const Config& c = state->config;
   s.config_path = std::move(config_path);
   s.metrics = std::move(metrics);
@@ -86,7 +87,7 @@ int Server::Run(bool handle_signals) {
 
 std::string Server::Impl::Reload() {
   std::string error;
-  auto next = BuildState(config_path, metrics.get(), &error);
+  auto next = builder ? builder(&error) : BuildState(config_path, metrics.get(), &error);
   if (!next) {
     spdlog::error("reload failed, keeping the previous config: {}", error);
     return error;

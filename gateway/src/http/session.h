@@ -14,6 +14,7 @@ namespace lqe::gateway {
 struct Server::Impl {
   std::string config_path;
   std::shared_ptr<Metrics> metrics;
+  StateBuilder builder;
   SystemClock clock;
   std::unique_ptr<ResultCache> cache;
   std::unique_ptr<PgPool> pool;

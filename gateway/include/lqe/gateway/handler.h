@@ -56,6 +56,8 @@ void FinishResponse(const Request& request, Response& response);
 // translates every endpoint. `metrics` may be null. On failure returns nullptr and sets *error.
 std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
                                          std::string* error);
+// Fills the lookup maps and metric handles of a snapshot from its config's endpoints.
+void IndexState(GatewayState& state, Metrics* metrics);
 // The catalogue: rows of catalogue_file, then rows of logs.field_catalogue (when `dsn` is
 // reachable) overriding by (source, path).
 std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* error,

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -11,11 +12,14 @@
 
 namespace lqe::gateway {
 
+// Builds a snapshot for reload; the default is BuildState(config_path). Tests inject their own.
+using StateBuilder = std::function<std::shared_ptr<GatewayState>(std::string* error)>;
+
 class Server {
  public:
   // `state` is the already-built first snapshot of `config_path`.
   Server(std::string config_path, std::shared_ptr<GatewayState> state,
-         std::shared_ptr<Metrics> metrics);
+         std::shared_ptr<Metrics> metrics, StateBuilder builder = nullptr);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -1,0 +1,202 @@
+// Config loading: a valid file with every key, and each kind of mistake reported as file:line.
+#include "lqe/gateway/config.h"
+
+#include <gtest/gtest.h>
+
+#include "support.h"
+
+namespace lqe::gateway {
+namespace {
+
+using testing::TempDir;
+
+const char* kHash = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
+
+std::string Minimal(const std::string& extra_endpoint_lines = "") {
+  return std::string(
+             "database:\n  dsn: host=127.0.0.1\nendpoints:\n  - name: a\n    query: select 1\n") +
+         extra_endpoint_lines;
+}
+
+ConfigError ExpectError(const TempDir& dir, const std::string& text) {
+  std::string path = dir.Write("gw.yaml", text);
+  ConfigResult result = LoadConfig(path);
+  EXPECT_TRUE(std::holds_alternative<ConfigError>(result)) << text;
+  if (!std::holds_alternative<ConfigError>(result)) return {};
+  return std::get<ConfigError>(result);
+}
+
+TEST(ConfigTest, LoadsEveryKey) {
+  TempDir dir;
+  dir.Write("keys/api.sha256", std::string(kHash) + "\n");
+  dir.Write("eps/one.yaml",
+            "id: 6F1F5A2E-2B5D-4A47-9C36-0F2A8D7B1C01\nname: one\nquery_file: one.sql\n"
+            "max_rows: 50\ncache_seconds: 900\ncache_warming_seconds: 300\nsandbox: true\n"
+            "redact_pii: true\nparams:\n  project: {type: string, required: true}\n"
+            "  interval: {type: enum, values: [hourly, daily], default: daily, description: d}\n"
+            "  since: {type: timestamp}\n  n: {type: integer, default: '+7'}\n"
+            "  f: {type: float}\n  b: {type: boolean, default: 'TRUE'}\n");
+  dir.Write("eps/one.sql", "select @project\n");
+  std::string path = dir.Write(
+      "gw.yaml",
+      "listen: 0.0.0.0:4100\nio_threads: 3\nworker_threads: 5\n"
+      "database:\n  dsn: host=127.0.0.1 dbname=lqe\n  pool_size: 4\n  statement_timeout_ms: 700\n"
+      "  connect_timeout_ms: 1500\ncatalogue_file: cat.tsv\ncache_max_bytes: 1048576\n"
+      "http:\n  max_header_bytes: 8192\n  max_url_bytes: 4096\n  max_body_bytes: 65536\n"
+      "  read_timeout_ms: 1000\n  write_timeout_ms: 2000\n  shutdown_grace_ms: 3000\n"
+      "log_level: warn\naccess_log: false\n"
+      "api_keys:\n  - name: a\n    sha256: " +
+          std::string(kHash) +
+          "\n    endpoints: ['*']\n"
+          "  - name: b\n    sha256_file: keys/api.sha256\n    endpoints: [one]\n"
+          "endpoints_dir: eps\nendpoints:\n  - name: two\n    query: |\n      select 2\n");
+  ConfigResult result = LoadConfig(path);
+  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigError>(result).ToString();
+  const Config& c = std::get<Config>(result);
+  EXPECT_EQ(c.listen_host, "0.0.0.0");
+  EXPECT_EQ(c.listen_port, 4100);
+  EXPECT_EQ(c.io_threads, 3);
+  EXPECT_EQ(c.worker_threads, 5);
+  EXPECT_EQ(c.pool_size, 4);
+  EXPECT_EQ(c.statement_timeout_ms, 700);
+  EXPECT_EQ(c.connect_timeout_ms, 1500);
+  EXPECT_EQ(c.catalogue_file, (dir.path() / "cat.tsv").string());
+  EXPECT_EQ(c.cache_max_bytes, 1048576u);
+  EXPECT_EQ(c.max_header_bytes, 8192u);
+  EXPECT_EQ(c.max_url_bytes, 4096u);
+  EXPECT_EQ(c.max_body_bytes, 65536u);
+  EXPECT_EQ(c.read_timeout_ms, 1000);
+  EXPECT_EQ(c.write_timeout_ms, 2000);
+  EXPECT_EQ(c.shutdown_grace_ms, 3000);
+  EXPECT_EQ(c.log_level, "warn");
+  EXPECT_FALSE(c.access_log);
+  ASSERT_EQ(c.api_keys.size(), 2u);
+  EXPECT_TRUE(c.api_keys[0].all_endpoints);
+  EXPECT_EQ(c.api_keys[1].sha256, c.api_keys[0].sha256);
+  EXPECT_EQ(c.api_keys[1].endpoints, std::vector<std::string>{"one"});
+  ASSERT_EQ(c.endpoints.size(), 2u);
+  const EndpointDef& one = *c.endpoints[0];
+  EXPECT_EQ(one.id, "6f1f5a2e-2b5d-4a47-9c36-0f2a8d7b1c01");
+  EXPECT_EQ(one.query, "select @project\n");
+  EXPECT_EQ(one.max_rows, 50);
+  EXPECT_EQ(one.cache_seconds, 900);
+  EXPECT_EQ(one.cache_warming_seconds, 300);
+  EXPECT_TRUE(one.sandbox);
+  EXPECT_TRUE(one.redact_pii);
+  EXPECT_TRUE(one.params.at("project").required);
+  EXPECT_EQ(one.params.at("interval").default_value, "daily");
+  EXPECT_EQ(one.params.at("interval").description, "d");
+  EXPECT_EQ(one.params.at("n").default_value, "7");
+  EXPECT_EQ(one.params.at("b").default_value, "true");
+  const EndpointDef& two = *c.endpoints[1];
+  EXPECT_EQ(two.query, "select 2\n");
+  EXPECT_EQ(two.id.size(), 36u);  // derived from the name
+  EXPECT_EQ(two.max_rows, 1000);
+  EXPECT_EQ(two.cache_seconds, 0);
+  EXPECT_FALSE(two.cache_warming_seconds.has_value());
+}
+
+TEST(ConfigTest, DefaultsWhenKeysAreAbsent) {
+  TempDir dir;
+  ConfigResult result = LoadConfig(dir.Write("gw.yaml", Minimal()));
+  ASSERT_TRUE(std::holds_alternative<Config>(result));
+  const Config& c = std::get<Config>(result);
+  EXPECT_EQ(c.listen_host, "127.0.0.1");
+  EXPECT_EQ(c.listen_port, 4000);
+  EXPECT_EQ(c.pool_size, 8);
+  EXPECT_EQ(c.statement_timeout_ms, 15000);
+  EXPECT_EQ(c.cache_max_bytes, 256u << 20);
+  EXPECT_EQ(c.max_header_bytes, 65536u);
+  EXPECT_EQ(c.max_url_bytes, 65536u);
+}
+
+struct BadCase {
+  std::string text;
+  int line;
+  const char* message;
+};
+
+TEST(ConfigTest, ErrorsNameFileAndLine) {
+  const std::string h(kHash);
+  const std::vector<BadCase> cases = {
+      {"database:\n  dsn: x\nlisten: nohostport\nendpoints: [{name: a, query: q}]\n", 3,
+       "listen must be host:port"},
+      {"database:\n  dsn: x\nbogus: 1\nendpoints: [{name: a, query: q}]\n", 3,
+       "unknown key 'bogus' in the config"},
+      {"endpoints: [{name: a, query: q}]\n", 1, "the database section is required"},
+      {"database:\n  dsn: x\n  pool_size: 0\nendpoints: [{name: a, query: q}]\n", 3,
+       "pool_size must be between 1 and 1000"},
+      {"database:\n  dsn: x\n", 1, "no endpoints defined"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n    max_rows: many\n", 6,
+       "max_rows must be an integer"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n", 4,
+       "endpoint a has neither query nor query_file"},
+      {"database:\n  dsn: x\nendpoints:\n  - query: q\n", 4, "endpoint has no name"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n    params:\n      p: {type: "
+       "date}\n",
+       7, "unknown parameter type 'date'"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n    params:\n      p: {type: "
+       "enum}\n",
+       7, "enum parameter p needs a non-empty 'values' list"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n    params:\n      p: {type: "
+       "integer, default: x}\n",
+       7, "bad default: invalid value for parameter p: expected an integer"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n    params:\n      sql: {type: "
+       "string}\n",
+       7, "parameter name 'sql' is reserved"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n    id: nope\n", 6,
+       "id must be a UUID"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n  - name: a\n    query: r\n", 7,
+       "duplicate endpoint name a"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query_file: missing.sql\n", 5,
+       "cannot read query_file"},
+      {"database:\n  dsn: x\napi_keys:\n  - name: k\n    sha256: abc\n    endpoints: ['*']\n"
+       "endpoints: [{name: a, query: q}]\n",
+       4, "api key k: sha256 must be 64 hex digits"},
+      {"database:\n  dsn: x\napi_keys:\n  - name: k\n    sha256: " + h +
+           "\n"
+           "endpoints: [{name: a, query: q}]\n",
+       4, "api key k needs an endpoints list"},
+      {"database:\n  dsn: x\napi_keys:\n  - name: k\n    sha256_file: nope.txt\n    endpoints: "
+       "['*']\n"
+       "endpoints: [{name: a, query: q}]\n",
+       5, "cannot read sha256_file"},
+      {"database:\n  dsn: [unclosed\n", 3, ""},
+  };
+  for (const BadCase& c : cases) {
+    TempDir dir;
+    ConfigError e = ExpectError(dir, c.text);
+    EXPECT_EQ(e.file, (dir.path() / "gw.yaml").string()) << c.text;
+    EXPECT_EQ(e.line, c.line) << c.text << "\n" << e.ToString();
+    EXPECT_NE(e.message.find(c.message), std::string::npos) << e.ToString();
+    EXPECT_EQ(e.ToString().rfind(e.file + ":" + std::to_string(c.line) + ": ", 0), 0u);
+  }
+}
+
+TEST(ConfigTest, ErrorsInEndpointFilesNameThatFile) {
+  TempDir dir;
+  dir.Write("eps/a.yaml", "name: a\nquery: q\nmax_rows: -1\n");
+  ConfigError e = ExpectError(dir, "database:\n  dsn: x\nendpoints_dir: eps\n");
+  EXPECT_EQ(e.file, (dir.path() / "eps/a.yaml").string());
+  EXPECT_EQ(e.line, 3);
+  EXPECT_EQ(e.message, "max_rows must be between 1 and 1000000");
+}
+
+TEST(ConfigTest, MissingFile) {
+  ConfigResult result = LoadConfig("/nonexistent/gw.yaml");
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(result));
+  EXPECT_EQ(std::get<ConfigError>(result).ToString(),
+            "/nonexistent/gw.yaml:0: cannot read the config file");
+}
+
+TEST(ConfigTest, ParamSqlTypes) {
+  EXPECT_EQ(ParamSqlType(ParamType::kString)->kind, TypeKind::kString);
+  EXPECT_EQ(ParamSqlType(ParamType::kEnum)->kind, TypeKind::kString);
+  EXPECT_EQ(ParamSqlType(ParamType::kTimestamp)->kind, TypeKind::kString);
+  EXPECT_EQ(ParamSqlType(ParamType::kInteger)->kind, TypeKind::kInt64);
+  EXPECT_EQ(ParamSqlType(ParamType::kFloat)->kind, TypeKind::kFloat64);
+  EXPECT_EQ(ParamSqlType(ParamType::kBoolean)->kind, TypeKind::kBool);
+}
+
+}  // namespace
+}  // namespace lqe::gateway

@@ -1,0 +1,73 @@
+// Rendering of every output type from Postgres text to JSON per the output contract.
+#include "lqe/gateway/render.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace lqe::gateway {
+namespace {
+
+std::string R(TypeKind kind, std::optional<std::string_view> text) {
+  return boost::json::serialize(RenderValue(*Type::Scalar(kind), text));
+}
+
+TEST(RenderTest, Scalars) {
+  EXPECT_EQ(R(TypeKind::kInt64, "-42"), "-42");
+  EXPECT_EQ(R(TypeKind::kInt64, "9223372036854775807"), "9223372036854775807");
+  EXPECT_EQ(R(TypeKind::kFloat64, "1.5"), "1.5E0");
+  EXPECT_EQ(R(TypeKind::kFloat64, "NaN"), "\"NaN\"");
+  EXPECT_EQ(R(TypeKind::kFloat64, "-Infinity"), "\"-Infinity\"");
+  EXPECT_EQ(R(TypeKind::kNumeric, "12.5000"), "1.25E1");
+  EXPECT_EQ(R(TypeKind::kBool, "t"), "true");
+  EXPECT_EQ(R(TypeKind::kBool, "f"), "false");
+  EXPECT_EQ(R(TypeKind::kString, "h\"i"), "\"h\\\"i\"");
+  EXPECT_EQ(R(TypeKind::kBytes, "\\x616263"), "\"YWJj\"");
+  EXPECT_EQ(R(TypeKind::kBytes, "\\x6162"), "\"YWI=\"");
+  EXPECT_EQ(R(TypeKind::kDate, "2024-01-02"), "\"2024-01-02\"");
+  EXPECT_EQ(R(TypeKind::kTime, "03:04:05.5"), "\"03:04:05.5\"");
+  EXPECT_EQ(R(TypeKind::kString, std::nullopt), "null");
+  EXPECT_EQ(R(TypeKind::kTimestamp, std::nullopt), "null");
+}
+
+TEST(RenderTest, TimestampsAreUnixMicroseconds) {
+  EXPECT_EQ(R(TypeKind::kTimestamp, "2024-01-02 03:04:05.123456+00"), "1704164645123456");
+  EXPECT_EQ(R(TypeKind::kTimestamp, "2024-01-02 03:04:05+00"), "1704164645000000");
+  EXPECT_EQ(R(TypeKind::kTimestamp, "2024-01-02 03:04:05.5+00"), "1704164645500000");
+  EXPECT_EQ(R(TypeKind::kTimestamp, "2024-01-02 05:04:05+02"), "1704164645000000");
+  EXPECT_EQ(R(TypeKind::kTimestamp, "2024-01-02 02:34:05-00:30"), "1704164645000000");
+  EXPECT_EQ(R(TypeKind::kTimestamp, "1969-12-31 23:59:59+00"), "-1000000");
+  EXPECT_EQ(R(TypeKind::kTimestamp, "infinity"), "\"infinity\"");
+}
+
+TEST(RenderTest, Datetimes) {
+  EXPECT_EQ(R(TypeKind::kDatetime, "2024-01-02 03:04:00"), "\"2024-01-02T03:04:00\"");
+  EXPECT_EQ(R(TypeKind::kDatetime, "2024-01-02 03:04:00.25"), "\"2024-01-02T03:04:00.25\"");
+}
+
+TEST(RenderTest, RecordsWrapEveryObjectLevel) {
+  auto record = Type::Record({});
+  std::string text =
+      R"({"event_message":"some msg","nested":{"host":"db","parsed":{"elements":{"meta":{"data":"date"}}}}})";
+  EXPECT_EQ(
+      boost::json::serialize(RenderValue(*record, text)),
+      R"([{"event_message":"some msg","nested":[{"host":"db","parsed":[{"elements":[{"meta":[{"data":"date"}]}]}]}]}])");
+}
+
+TEST(RenderTest, ObjectsInsideArraysAreNotWrappedButTheirKeysAre) {
+  auto array = Type::Array(Type::Record({}));
+  std::string text = R"([{"a":{"b":1},"c":[{"d":{"e":2}}],"n":[1,2]}])";
+  EXPECT_EQ(boost::json::serialize(RenderValue(*array, text)),
+            R"([{"a":[{"b":1}],"c":[{"d":[{"e":2}]}],"n":[1,2]}])");
+  EXPECT_EQ(boost::json::serialize(
+                RenderValue(*Type::Array(Type::Scalar(TypeKind::kString)), R"(["x","y"])")),
+            R"(["x","y"])");
+}
+
+TEST(RenderTest, JsonPassesThrough) {
+  EXPECT_EQ(R(TypeKind::kJson, R"({"a":{"b":1}})"), R"({"a":{"b":1}})");
+}
+
+}  // namespace
+}  // namespace lqe::gateway
