@@ -1,0 +1,191 @@
+// lqe load and lqe retention against the real cluster, through the real binary.
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <pqxx/pqxx>
+
+#include "schema_test_util.h"
+#include "support/test_database.h"
+
+namespace lqe::testing {
+namespace {
+
+const char* const kSources[] = {"edge",     "postgres", "function_edge", "function_events", "auth",
+                                "realtime", "storage",  "restapi",       "pooler"};
+
+class LoadIntegrationTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(RunLqe({"migrate", "--dsn", db_.dsn()}).exit_code, 0); }
+
+  CommandResult Load(const std::string& source, const std::string& ndjson) {
+    return RunLqe({"load", "--dsn", db_.dsn(), "--source", source, WriteTempFile(ndjson)});
+  }
+  std::string Scalar(const std::string& sql) {
+    pqxx::connection conn(db_.dsn());
+    pqxx::work tx(conn);
+    const auto row = tx.exec1(sql);
+    return row[0].is_null() ? "NULL" : row[0].as<std::string>();
+  }
+  static std::string Summary(const std::string& out) { return out.substr(0, out.find(" in ")); }
+
+  TestDatabase db_{"load"};
+};
+
+TEST_F(LoadIntegrationTest, LoadsTheNineIngestSamples) {
+  const std::string catalogue_before = Scalar("SELECT count(*) FROM logs.field_catalogue");
+  for (const char* source : kSources) {
+    const std::string line = CompactSample(source);
+    const auto result = Load(source, line + "\n");
+    ASSERT_EQ(result.exit_code, 0) << source << ": " << result.err;
+    EXPECT_EQ(Summary(result.out), "loaded 1 events, skipped 0 duplicates, rejected 0 lines")
+        << source;
+    const auto sample = boost::json::parse(line).as_object();
+    const std::string table = std::string("logs.") + source;
+    EXPECT_EQ(Scalar("SELECT count(*) FROM " + table), "1");
+    EXPECT_EQ(Scalar("SELECT event_message FROM " + table),
+              std::string(sample.at("event_message").as_string()));
+    const std::string project = sample.contains("project")
+                                    ? std::string(sample.at("project").as_string())
+                                    : std::string("NULL");
+    EXPECT_EQ(Scalar("SELECT project FROM " + table), project) << source;
+    // The stored metadata is the sample's metadata (jsonb equality ignores key order).
+    pqxx::connection conn(db_.dsn());
+    pqxx::work tx(conn);
+    EXPECT_TRUE(
+        tx.exec1("SELECT metadata = " + tx.quote(boost::json::serialize(sample.at("metadata"))) +
+                 "::jsonb FROM " + table)[0]
+            .as<bool>())
+        << source;
+    EXPECT_TRUE(
+        tx.exec1("SELECT abs(extract(epoch FROM now() - \"timestamp\")) < 300 FROM " + table)[0]
+            .as<bool>());
+  }
+  EXPECT_EQ(Scalar("SELECT metadata->'response'->>'status_code' FROM logs.edge"), "200");
+  EXPECT_EQ(Scalar("SELECT metadata->>'project_ref' FROM logs.function_edge"), "default");
+  EXPECT_EQ(Scalar("SELECT metadata->'parsed'->>'user_name' FROM logs.postgres"), "pgbouncer");
+  // The seed was built from these samples: they add no catalogue rows.
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.field_catalogue"), catalogue_before);
+}
+
+TEST_F(LoadIntegrationTest, BadLinesAreReportedAndGoodLinesLoaded) {
+  const std::string input =
+      "{\"event_message\":\"good 1\",\"id\":\"g1\",\"metadata\":{\"host\":\"h\"}}\n"
+      "{\"event_message\":\"broken\"\n"
+      "[\"not\",\"an\",\"object\"]\n"
+      "\n"
+      "{\"event_message\":\"bad time\",\"timestamp\":\"2023-13-01T00:00:00Z\"}\n"
+      "{\"event_message\":7}\n"
+      "{\"event_message\":\"conflict\",\"metadata\":{\"host\":{\"name\":\"h\"}}}\n"
+      "{\"event_message\":\"good 2\",\"id\":\"g2\",\"timestamp\":1679582186}\n";
+  const auto result = Load("restapi", input);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "line 2: invalid JSON at column 26: incomplete JSON\n"
+            "line 3: not a JSON object, got an array\n"
+            "line 5: invalid timestamp \"2023-13-01T00:00:00Z\" (expected ISO 8601 or a unix "
+            "epoch number)\n"
+            "line 6: event_message must be a string, got a number\n"
+            "line 7: metadata.host: type conflict: catalogue has STRING, event has RECORD\n");
+  EXPECT_EQ(Summary(result.out), "loaded 2 events, skipped 0 duplicates, rejected 5 lines");
+  EXPECT_EQ(Scalar("SELECT string_agg(id || '=' || event_message, ',' ORDER BY id) FROM "
+                   "logs.restapi"),
+            "g1=good 1,g2=good 2");
+  EXPECT_EQ(Scalar("SELECT \"timestamp\" = '2023-03-23 14:36:26+00' FROM logs.restapi WHERE id = "
+                   "'g2'"),
+            "t");
+  // Its day's partition was created on the way.
+  EXPECT_EQ(Scalar("SELECT to_regclass('logs.restapi_p20230323') IS NOT NULL"), "t");
+}
+
+TEST_F(LoadIntegrationTest, ReloadingDoesNotDuplicateEventsWithIds) {
+  const std::string input = "{\"event_message\":\"a\",\"id\":\"e1\",\"timestamp\":\"" + UtcIso(-1) +
+                            "\"}\n"
+                            "{\"event_message\":\"b\",\"id\":\"e2\"}\n"
+                            "{\"event_message\":\"c\",\"id\":\"e3\",\"timestamp\":\"" +
+                            UtcIso(0) +
+                            "\"}\n"
+                            "{\"event_message\":\"a again\",\"id\":\"e1\",\"timestamp\":\"" +
+                            UtcIso(-1) +
+                            "\"}\n"
+                            "{\"event_message\":\"no id\"}\n";
+  const auto first = Load("edge", input);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(Summary(first.out), "loaded 4 events, skipped 1 duplicates, rejected 0 lines");
+  const auto second = Load("edge", input);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  // Only the event without an id is new again: nothing identifies it as seen before.
+  EXPECT_EQ(Summary(second.out), "loaded 1 events, skipped 4 duplicates, rejected 0 lines");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge WHERE id IN ('e1', 'e2', 'e3')"), "3");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge"), "5");
+  // With a small batch size the duplicates span batches; still nothing is duplicated.
+  const auto third = RunLqe(
+      {"load", "--dsn", db_.dsn(), "--source", "edge", "--batch-size", "1", WriteTempFile(input)});
+  EXPECT_EQ(Summary(third.out), "loaded 1 events, skipped 4 duplicates, rejected 0 lines");
+}
+
+TEST_F(LoadIntegrationTest, CatalogueWidensAndReportsConflicts) {
+  auto result =
+      Load("pooler", "{\"event_message\":\"x\",\"metadata\":{\"n\":1,\"tags\":[\"a\"]}}\n");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(Scalar("SELECT bq_type || ' ' || mode FROM logs.field_catalogue WHERE source = "
+                   "'pooler' AND path = 'metadata.n'"),
+            "INT64 NULLABLE");
+  EXPECT_EQ(Scalar("SELECT bq_type || ' ' || mode FROM logs.field_catalogue WHERE source = "
+                   "'pooler' AND path = 'metadata.tags'"),
+            "STRING REPEATED");
+  result = Load("pooler", "{\"event_message\":\"y\",\"metadata\":{\"n\":2.5}}\n");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(Scalar("SELECT bq_type FROM logs.field_catalogue WHERE source = 'pooler' AND path = "
+                   "'metadata.n'"),
+            "FLOAT64");
+  result = Load("pooler", "{\"event_message\":\"z\",\"metadata\":{\"n\":\"many\"}}\n");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "line 1: metadata.n: type conflict: catalogue has FLOAT64, event has STRING\n");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.pooler"), "2");
+}
+
+TEST_F(LoadIntegrationTest, UnknownSourceIsAnError) {
+  const auto result = Load("nope", "{\"event_message\":\"x\"}\n");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "lqe load: unknown source \"nope\": no table logs.nope (run lqe migrate first?)\n");
+  const auto invalid = Load("Edge; drop", "{\"event_message\":\"x\"}\n");
+  EXPECT_EQ(invalid.exit_code, 1);
+  EXPECT_EQ(invalid.err, "lqe load: invalid source name \"Edge; drop\"\n");
+}
+
+TEST_F(LoadIntegrationTest, GeneratedEventsOfEverySourceLoadWithoutNewFields) {
+  const std::string catalogue_before = Scalar("SELECT count(*) FROM logs.field_catalogue");
+  for (const char* source : kSources) {
+    const auto generated =
+        RunLqe({"generate", "--source", source, "--count", "300", "--seed", "5"});
+    ASSERT_EQ(generated.exit_code, 0) << generated.err;
+    const auto result = Load(source, generated.out);
+    ASSERT_EQ(result.exit_code, 0) << source << ": " << result.err;
+    EXPECT_EQ(Summary(result.out), "loaded 300 events, skipped 0 duplicates, rejected 0 lines");
+  }
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.field_catalogue"), catalogue_before);
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge WHERE project = 'default'") != "0", true);
+}
+
+TEST_F(LoadIntegrationTest, RetentionDropsOldPartitions) {
+  const std::string input = "{\"event_message\":\"old\",\"timestamp\":\"" + UtcIso(-20) +
+                            "\"}\n{\"event_message\":\"new\",\"timestamp\":\"" + UtcIso(-1) +
+                            "\"}\n";
+  ASSERT_EQ(Load("auth", input).exit_code, 0);
+  const std::string old_part = "auth_p" + UtcDayTag(-20);
+  EXPECT_EQ(Scalar("SELECT to_regclass('logs." + old_part + "') IS NOT NULL"), "t");
+  const auto result = RunLqe({"retention", "--dsn", db_.dsn(), "--days", "7"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("dropped logs." + old_part + "\n"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("dropped logs.auth_p" + UtcDayTag(-7)), std::string::npos);
+  EXPECT_EQ(Scalar("SELECT string_agg(event_message, ',') FROM logs.auth"), "new");
+  EXPECT_EQ(Scalar("SELECT to_regclass('logs.edge_p" + UtcDayTag(3) + "') IS NOT NULL"), "t");
+  const auto again = RunLqe({"retention", "--dsn", db_.dsn(), "--days", "7"});
+  EXPECT_EQ(again.out, "retention: 0 partitions dropped, 0 created\n");
+}
+
+}  // namespace
+}  // namespace lqe::testing

@@ -1,0 +1,90 @@
+#include "schema_test_util.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "support/test_database.h"
+
+namespace lqe::testing {
+namespace {
+
+std::string Quote(const std::string& arg) {
+  std::string out = "'";
+  for (char c : arg) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string TempPath(const std::string& suffix) {
+  static int counter = 0;
+  return "/tmp/lqe_schema_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) +
+         suffix;
+}
+
+}  // namespace
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::string WriteTempFile(const std::string& text) {
+  const std::string path = TempPath(".ndjson");
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+CommandResult RunLqe(const std::vector<std::string>& args, const std::string& stdin_file) {
+  const std::string out_path = TempPath(".out");
+  const std::string err_path = TempPath(".err");
+  std::string command = Quote(LqeBinary());
+  for (const auto& a : args) command += " " + Quote(a);
+  command += " <" + Quote(stdin_file.empty() ? "/dev/null" : stdin_file);
+  command += " >" + Quote(out_path) + " 2>" + Quote(err_path);
+  const int status = std::system(command.c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = ReadFile(out_path);
+  result.err = ReadFile(err_path);
+  std::remove(out_path.c_str());
+  std::remove(err_path.c_str());
+  return result;
+}
+
+std::string CompactSample(const std::string& source) {
+  const char* dir = std::getenv("LQE_INGEST_SAMPLES");
+  const std::string base = dir != nullptr ? dir : "/work/shared/data/ingest-samples";
+  const std::string text = ReadFile(base + "/" + source + ".json");
+  return boost::json::serialize(boost::json::parse(text));
+}
+
+std::string UtcDayTag(int offset_days) {
+  const auto now = std::chrono::system_clock::now() + std::chrono::hours(24 * offset_days);
+  const std::chrono::year_month_day ymd{std::chrono::floor<std::chrono::days>(now)};
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%04d%02u%02u", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+  return buf;
+}
+
+std::string UtcIso(int offset_days) {
+  const std::string tag = UtcDayTag(offset_days);
+  return tag.substr(0, 4) + "-" + tag.substr(4, 2) + "-" + tag.substr(6, 2) + "T12:00:00Z";
+}
+
+}  // namespace lqe::testing
