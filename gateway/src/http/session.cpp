@@ -53,11 +53,18 @@ asio::awaitable<void> WriteEarlyError(beast::tcp_stream& stream, int status, std
   co_await http::async_write(stream, out, asio::redirect_error(asio::use_awaitable, ec));
 }
 
-bool FirstLineLongerThan(const beast::flat_buffer& buffer, std::size_t limit) {
+// After a header_limit error the parser has consumed the start line if it was complete, so
+// the unread bytes begin with the method ("GET /...") only when the request line itself was
+// too long.
+bool StartLineTooLong(const beast::flat_buffer& buffer) {
   auto data = buffer.data();
   std::string_view text(static_cast<const char*>(data.data()), data.size());
-  std::size_t eol = text.find('\n');
-  return eol == std::string_view::npos ? text.size() > limit : eol > limit;
+  std::size_t space = text.find(' ');
+  if (space == std::string_view::npos || space == 0 || space > 32) return false;
+  for (char c : text.substr(0, space)) {
+    if (c < 'A' || c > 'Z') return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -77,7 +84,7 @@ asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket soc
     co_await http::async_read(stream, buffer, parser,
                               asio::redirect_error(asio::use_awaitable, ec));
     if (ec == http::error::header_limit) {
-      bool url = FirstLineLongerThan(buffer, config.max_url_bytes);
+      bool url = StartLineTooLong(buffer);
       co_await WriteEarlyError(
           stream, url ? 414 : 431,
           url ? "the request URL is too long" : "the request headers are too large");
