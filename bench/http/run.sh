@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Side-by-side HTTP benchmark: lqe serve answering cache hits of a stored endpoint vs nginx-light
+# serving the identical bytes as a static file, both measured with wrk in one run; also the
+# p99 at 64 connections, the time a miss adds over the bare query, and idle RSS.
+#
+# usage: bench/http/run.sh [path/to/lqe]     (default: build/lqe; build it Release first)
+# env:   DURATION (default 10s), CONNECTIONS (64), THREADS (2), EVENTS (edge events, 50000)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+LQE=${1:-$ROOT/build/lqe}
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
+EVENTS=${EVENTS:-50000}
+source "$ROOT/deploy/lib/pg-cluster.sh"
+
+work=$(mktemp -d)
+chmod 755 "$work"
+cleanup() {
+  [[ -n ${lqe_pid:-} ]] && kill "$lqe_pid" 2>/dev/null || true
+  [[ -f $work/nginx.pid ]] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  pg_cluster_stop "$work/pg"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+pg_port=$(pg_free_port)
+pg_cluster_init "$work/pg"
+pg_cluster_start "$work/pg" "$pg_port"
+admin="postgresql://postgres@127.0.0.1:$pg_port/postgres"
+psql "$admin" -qc "CREATE DATABASE lqe" >/dev/null
+dsn="postgresql://postgres@127.0.0.1:$pg_port/lqe"
+"$LQE" migrate --dsn "$dsn" >/dev/null
+"$LQE" generate --source edge --count "$EVENTS" --seed 42 | "$LQE" load --dsn "$dsn" --source edge >/dev/null
+
+key=$("$LQE" keygen --sha256-file "$work/key.sha256" | awk '/^api_key:/ {print $2}')
+gw_port=$(pg_free_port)
+cat >"$work/gw.yaml" <<YAML
+listen: 127.0.0.1:$gw_port
+database:
+  dsn: postgresql://lqe_gateway@127.0.0.1:$pg_port/lqe
+  pool_size: 4
+catalogue_file: $ROOT/schema/catalogue_seed.tsv
+access_log: false
+log_level: warn
+api_keys:
+  - name: bench
+    sha256_file: key.sha256
+    endpoints: ["*"]
+endpoints_dir: $ROOT/sql
+YAML
+"$LQE" serve --config "$work/gw.yaml" &
+lqe_pid=$!
+for _ in $(seq 1 100); do
+  curl -sf "http://127.0.0.1:$gw_port/health" >/dev/null && break
+  sleep 0.1
+done
+idle_rss_kb=$(ps -o rss= -p "$lqe_pid" | tr -d ' ')
+
+path="/api/endpoints/query/usage.api-counts?interval=daily&project=.%2A"
+url="http://127.0.0.1:$gw_port$path"
+miss_time=$(curl -s -o "$work/body.json" -w '%{time_total}' -H "X-API-KEY: $key" "$url")
+hit_time=$(curl -s -o /dev/null -w '%{time_total}' -H "X-API-KEY: $key" "$url")
+cache_state=$(curl -s -D - -o /dev/null -H "X-API-KEY: $key" "$url" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache" {print $2}')
+
+mkdir -p "$work/www"
+cp "$work/body.json" "$work/www/counts.json"
+ng_port=$(pg_free_port)
+cat >"$work/nginx.conf" <<NGINX
+worker_processes $(nproc);
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  default_type application/json;
+  server {
+    listen 127.0.0.1:$ng_port;
+    root $work/www;
+  }
+}
+NGINX
+nginx -c "$work/nginx.conf" -p "$work"
+sleep 0.3
+
+run_wrk() {
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@"
+}
+echo "== lqe serve, cache hit: GET $path"
+lqe_out=$(run_wrk -H "X-API-KEY: $key" "$url")
+echo "$lqe_out"
+echo "== nginx-light, same $(stat -c %s "$work/www/counts.json") bytes as a static file"
+ng_out=$(run_wrk "http://127.0.0.1:$ng_port/counts.json")
+echo "$ng_out"
+busy_rss_kb=$(ps -o rss= -p "$lqe_pid" | tr -d ' ')
+
+rps() { awk '/^Requests\/sec/ {print $2}' <<<"$1"; }
+p99() { awk '$1=="99%" {print $2}' <<<"$1"; }
+lqe_rps=$(rps "$lqe_out")
+ng_rps=$(rps "$ng_out")
+
+# Miss overhead: server-side request time minus time spent in Postgres, over uncached requests
+# (logs.all has cache_seconds 0), from the /metrics histograms' sums.
+metric() { curl -s "http://127.0.0.1:$gw_port/metrics" | awk -v m="$1" '$1==m {print $2}'; }
+req0=$(metric lqe_request_duration_seconds_sum); q0=$(metric lqe_query_duration_seconds_sum)
+n0=$(metric lqe_query_duration_seconds_count)
+for i in $(seq 1 50); do
+  curl -s -o /dev/null -H "X-API-KEY: $key" \
+    "http://127.0.0.1:$gw_port/api/endpoints/query/logs.all?project=default&iso_timestamp_end=2030-01-0${i: -1}T00:00:00Z"
+done
+req1=$(metric lqe_request_duration_seconds_sum); q1=$(metric lqe_query_duration_seconds_sum)
+n1=$(metric lqe_query_duration_seconds_count)
+miss_overhead_ms=$(awk -v r0="$req0" -v r1="$req1" -v q0="$q0" -v q1="$q1" -v n0="$n0" -v n1="$n1" \
+  'BEGIN {n = n1 - n0; if (n <= 0) {print "n/a"; exit} printf "%.3f ms (query alone %.3f ms)", ((r1 - r0) - (q1 - q0)) * 1000 / n, (q1 - q0) * 1000 / n}')
+cat <<REPORT
+
+== summary ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))
+wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency
+lqe cache hit:     $lqe_rps req/s, p99 $(p99 "$lqe_out")   (X-Cache: $cache_state)
+nginx static file: $ng_rps req/s, p99 $(p99 "$ng_out")
+ratio lqe/nginx:   $(awk -v a="$lqe_rps" -v b="$ng_rps" 'BEGIN {printf "%.2f", a / b}')
+first request (miss) ${miss_time}s, second (hit) ${hit_time}s (curl time_total, one new connection each)
+miss overhead over the query (logs.all, 50 uncached requests): $miss_overhead_ms
+lqe RSS: idle ${idle_rss_kb} KiB, after the load ${busy_rss_kb} KiB
+REPORT
