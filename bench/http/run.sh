@@ -107,7 +107,7 @@ req0=$(metric lqe_request_duration_seconds_sum); q0=$(metric lqe_query_duration_
 n0=$(metric lqe_query_duration_seconds_count)
 for i in $(seq 1 50); do
   curl -s -o /dev/null -H "X-API-KEY: $key" \
-    "http://127.0.0.1:$gw_port/api/endpoints/query/logs.all?project=default&iso_timestamp_end=2030-01-0${i: -1}T00:00:00Z"
+    "http://127.0.0.1:$gw_port/api/endpoints/query/logs.all?project=default&iso_timestamp_end=2030-01-0$(( i % 9 + 1 ))T00:00:0$(( i % 10 ))Z"
 done
 req1=$(metric lqe_request_duration_seconds_sum); q1=$(metric lqe_query_duration_seconds_sum)
 n1=$(metric lqe_query_duration_seconds_count)
