@@ -1,0 +1,174 @@
+// Runs every case of tests/translate/*.test through lqe::Translate and compares with the expected
+// PostgreSQL SQL, parameters and columns (or the error with its caret). UPDATE_GOLDEN=1 rewrites
+// the files instead; review the diff. Every case also checks two invariants: translating twice
+// gives the same output, and CRLF line endings give the same output.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "golden_file.h"
+#include "lqe/translate.h"
+
+namespace lqe::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kDir = fs::path(LQE_SOURCE_DIR) / "tests/translate";
+
+std::string ReadAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const Catalog& SeedCatalog() {
+  static const Catalog catalog = [] {
+    std::string error;
+    const auto rows =
+        Catalog::ParseTsv(ReadAll(fs::path(LQE_SOURCE_DIR) / "schema/catalogue_seed.tsv"), &error);
+    return Catalog::FromEntries(rows, &error);
+  }();
+  return catalog;
+}
+
+TypePtr YamlParamType(const std::string& t) {
+  if (t == "integer") return Type::Scalar(TypeKind::kInt64);
+  if (t == "float") return Type::Scalar(TypeKind::kFloat64);
+  if (t == "boolean") return Type::Scalar(TypeKind::kBool);
+  return Type::Scalar(TypeKind::kString);
+}
+
+// sql/<name>.yaml and its query file: the stored query and its declared parameters.
+void LoadEndpoint(const std::string& name, std::string& query, TranslateOptions& options) {
+  const fs::path yaml = fs::path(LQE_SOURCE_DIR) / "sql" / (name + ".yaml");
+  const YAML::Node root = YAML::LoadFile(yaml.string());
+  query = ReadAll(yaml.parent_path() / root["query_file"].as<std::string>());
+  for (const auto& p : root["params"]) {
+    options.params[p.first.as<std::string>()] = YamlParamType(p.second["type"].as<std::string>());
+  }
+}
+
+std::string Crlf(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+std::string Render(const TranslateResult& r, const std::string& stored,
+                   const std::string& consumer) {
+  if (!r.ok()) {
+    const Diagnostic& d = r.error();
+    std::string out =
+        "ERROR: " + RenderCaret(d, d.source == DiagSource::kStored ? stored : consumer);
+    if (!d.hint.empty()) out += "\nhint: " + d.hint;
+    return out;
+  }
+  const Translation& t = r.value();
+  std::string out = t.pg_sql;
+  if (!t.params.empty()) {
+    out += "\nparams:";
+    for (std::size_t i = 0; i < t.params.size(); ++i) {
+      out +=
+          " $" + std::to_string(i + 1) + " " + t.params[i].name + " " + TypeName(*t.params[i].type);
+      if (t.params[i].transform == ParamTransform::kRegexPattern) out += " (regex)";
+      if (i + 1 < t.params.size()) out += ",";
+    }
+  }
+  out += "\ncolumns:";
+  for (std::size_t i = 0; i < t.columns.size(); ++i) {
+    out += (i ? ", " : " ") + t.columns[i].name + " " + TypeName(*t.columns[i].type);
+  }
+  return out;
+}
+
+std::string RunCase(const GoldenCase& c, bool crlf) {
+  TranslateOptions options;
+  options.catalog = &SeedCatalog();
+  options.now = std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
+  std::string stored = c.input;
+  std::string consumer;
+  if (auto it = c.options.find("stored"); it != c.options.end()) {
+    LoadEndpoint(it->second, stored, options);
+    consumer = c.input;
+  } else if (c.options.count("consumer") || c.options.count("lql")) {
+    const auto sep = c.input.find("\n~~\n");
+    if (sep != std::string::npos) {
+      stored = c.input.substr(0, sep);
+      consumer = c.input.substr(sep + 4);
+    }
+  }
+  if (auto it = c.options.find("params"); it != c.options.end()) {
+    std::istringstream in(it->second);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      const auto colon = item.find(':');
+      options.params[item.substr(0, colon)] =
+          Type::Scalar(ParseScalarTypeName(item.substr(colon + 1)));
+    }
+  }
+  if (crlf) {
+    stored = Crlf(stored);
+    consumer = Crlf(consumer);
+  }
+  if (c.options.count("stored") || c.options.count("consumer") || c.options.count("lql")) {
+    options.consumer = ConsumerQuery{
+        c.options.count("lql") ? ConsumerQuery::Language::kLql : ConsumerQuery::Language::kSql,
+        consumer};
+  }
+  return Render(Translate(stored, options), stored, consumer);
+}
+
+class GoldenTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenTest, Cases) {
+  const fs::path file = kDir / GetParam();
+  auto cases = ParseGoldenFile(ReadAll(file));
+  ASSERT_FALSE(cases.empty());
+  const bool update = std::getenv("UPDATE_GOLDEN") != nullptr;
+  for (auto& c : cases) {
+    SCOPED_TRACE(GetParam() + ":" + std::to_string(c.line));
+    const std::string actual = RunCase(c, false);
+    EXPECT_EQ(actual, RunCase(c, false)) << "translation is not deterministic";
+    const std::string crlf = RunCase(c, true);
+    // String literals spanning lines keep their \r; everything else must match.
+    if (c.input.find("'\n") == std::string::npos) {
+      EXPECT_EQ(actual, crlf) << "CRLF input differs";
+    }
+    if (update) {
+      c.expected = actual;
+    } else {
+      EXPECT_EQ(c.expected, actual);
+    }
+  }
+  if (update) std::ofstream(file, std::ios::binary) << FormatGoldenFile(cases);
+}
+
+std::vector<std::string> GoldenFiles() {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(kDir)) {
+    if (e.path().extension() == ".test") files.push_back(e.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+INSTANTIATE_TEST_SUITE_P(Translate, GoldenTest, ::testing::ValuesIn(GoldenFiles()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param.substr(0, param.param.find('.'));
+                           for (auto& ch : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace lqe::testing

@@ -1,0 +1,64 @@
+// Emit-side unit tests: quoting of identifiers and literals, the only places text becomes SQL.
+#include "pg/quoting.h"
+
+#include <gtest/gtest.h>
+
+#include "pg/function_table.h"
+#include "pg/type_table.h"
+
+namespace lqe::pg {
+namespace {
+
+TEST(QuoteIdent, LeavesSimpleLowerCaseNamesBare) {
+  EXPECT_EQ(QuoteIdent("edge_logs"), "edge_logs");
+  EXPECT_EQ(QuoteIdent("_x1"), "_x1");
+}
+
+TEST(QuoteIdent, QuotesKeywordsUpperCaseAndSymbols) {
+  EXPECT_EQ(QuoteIdent("timestamp"), "\"timestamp\"");
+  EXPECT_EQ(QuoteIdent("user"), "\"user\"");
+  EXPECT_EQ(QuoteIdent("Edge"), "\"Edge\"");
+  EXPECT_EQ(QuoteIdent("a b"), "\"a b\"");
+  EXPECT_EQ(QuoteIdent("1abc"), "\"1abc\"");
+  EXPECT_EQ(QuoteIdent("we\"ird"), "\"we\"\"ird\"");
+  EXPECT_EQ(QuoteIdent(""), "\"\"");
+}
+
+TEST(QuoteLabel, AllowsKeywordsAfterDotOrAs) {
+  EXPECT_EQ(QuoteLabel("timestamp"), "timestamp");
+  EXPECT_EQ(QuoteLabel("select"), "select");
+  EXPECT_EQ(QuoteLabel("statusCode"), "\"statusCode\"");
+}
+
+TEST(QuoteLiteral, DoublesQuotes) {
+  EXPECT_EQ(QuoteLiteral("it's"), "'it''s'");
+  EXPECT_EQ(QuoteLiteral(""), "''");
+}
+
+TEST(QuoteLiteral, UsesEscapeStringForBackslashes) {
+  EXPECT_EQ(QuoteLiteral("a\\b"), "E'a\\\\b'");
+  EXPECT_EQ(QuoteLiteral("\\'"), "E'\\\\'''");
+}
+
+TEST(QuoteLiteral, DropsNulBytes) {
+  EXPECT_EQ(QuoteLiteral(std::string("a\0b", 3)), "'ab'");
+}
+
+TEST(TypeTable, MapsTheOutputContract) {
+  EXPECT_EQ(PgTypeName(TypeKind::kInt64), "bigint");
+  EXPECT_EQ(PgTypeName(TypeKind::kFloat64), "double precision");
+  EXPECT_EQ(PgTypeName(TypeKind::kTimestamp), "timestamptz");
+  EXPECT_EQ(PgTypeName(TypeKind::kDatetime), "timestamp");
+  EXPECT_EQ(PgTypeName(TypeKind::kRecord), "jsonb");
+  EXPECT_EQ(PgStorageType(*Type::Array(Type::Scalar(TypeKind::kString))), "text[]");
+}
+
+TEST(FunctionTable, LooksNamesUpCaseInsensitively) {
+  ASSERT_NE(FindFunction("countif"), nullptr);
+  EXPECT_EQ(FindFunction("countif")->name, "COUNTIF");
+  EXPECT_EQ(FindFunction("pg_sleep"), nullptr);
+  EXPECT_EQ(FindFunction("external_query"), nullptr);
+}
+
+}  // namespace
+}  // namespace lqe::pg

@@ -1,0 +1,254 @@
+// FROM items: log tables, CTEs, derived tables, joins and UNNEST.
+#include <algorithm>
+
+#include "pg/emitter.h"
+#include "pg/quoting.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+namespace {
+
+using translator::Fail;
+
+std::string JoinName(const std::vector<ast::Identifier>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ".") + p.name;
+  return out;
+}
+
+ast::SourceSpan NameSpan(const std::vector<ast::Identifier>& parts) {
+  return {parts.front().span.begin, parts.back().span.end};
+}
+
+std::vector<std::string> SplitDots(const std::string& name) {
+  std::vector<std::string> out(1);
+  for (char c : name) {
+    if (c == '.') {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+std::vector<Column> RowColumns(const Type& row) {
+  std::vector<Column> cols;
+  for (const auto& f : row.fields)
+    cols.push_back({f.name, f.type, IsKind(f.type, TypeKind::kArray)});
+  return cols;
+}
+
+}  // namespace
+
+std::string Emitter::NewAlias(std::string_view base) {
+  return std::string(base) + std::to_string(++alias_counter_);
+}
+
+std::string Emitter::EmitFrom(const ast::FromItem& item, std::vector<std::string>& conditions) {
+  auto sql = EmitFromItem(item, conditions, true);
+  return sql ? *sql : "(SELECT 1) AS " + NewAlias("_one");
+}
+
+std::optional<std::string> Emitter::EmitFromItem(const ast::FromItem& item,
+                                                 std::vector<std::string>& conditions, bool first) {
+  switch (item.kind) {
+    case ast::NodeKind::kTableRef:
+      return EmitTableRef(item.As<ast::TableRef>(), conditions, first);
+    case ast::NodeKind::kJoin:
+      return EmitJoin(item.As<ast::Join>(), conditions);
+    case ast::NodeKind::kUnnestRef: {
+      const auto& u = item.As<ast::UnnestRef>();
+      return EmitUnnest(u, EmitExpr(*u.array), false, conditions, first);
+    }
+    case ast::NodeKind::kSubqueryRef:
+      return EmitSubqueryRef(item.As<ast::SubqueryRef>());
+    default:
+      Fail(DiagCode::kUnsupported, item.span, "unsupported FROM item");
+  }
+}
+
+std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
+                                                 std::vector<std::string>& conditions, bool first) {
+  // FROM t, t.arr: a path starting at a visible range variable is an implicit UNNEST.
+  if (ref.name.size() > 1 && resolve::LookupName(*scope_, ref.name.front()).found) {
+    auto path = std::make_unique<ast::Path>(NameSpan(ref.name));
+    path->parts = ref.name;
+    ast::UnnestRef u(ref.span);
+    u.alias = ref.alias ? ref.alias : ref.name.back();
+    return EmitUnnest(u, EmitExpr(*path), false, conditions, first);
+  }
+  const std::string full = JoinName(ref.name);
+  const auto parts = SplitDots(full);
+  const std::string alias = ref.alias ? ref.alias->name : parts.back();
+  resolve::RangeVar var;
+  var.name = alias;
+  var.pg_alias = QuoteIdent(alias);
+  std::string table_sql;
+  if (parts.size() == 1) {
+    for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+      if (resolve::EqualsIgnoreCase(it->first, parts[0])) {
+        table_sql = QuoteIdent(it->first);
+        var.columns = it->second;
+        break;
+      }
+    }
+  } else if (parts.size() == 2 && resolve::EqualsIgnoreCase(parts[0], "logs")) {
+    if (const SourceSchema* s = options_.catalog->FindSource(parts[1])) {
+      table_sql = QuoteIdent(s->pg_schema) + "." + QuoteIdent(s->pg_table);
+      var.columns = RowColumns(*s->row);
+    }
+  }
+  if (table_sql.empty()) {
+    std::vector<std::string> names;
+    for (const auto& c : ctes_) names.push_back(c.first);
+    for (const auto& s : options_.catalog->SourceNames()) names.push_back("logs." + s);
+    Fail(DiagCode::kUnknownName, NameSpan(ref.name), "table \"" + full + "\" not found",
+         resolve::DidYouMean(full, names).empty()
+             ? "Log tables are named logs.<source>, e.g. logs.edge."
+             : resolve::DidYouMean(full, names));
+  }
+  scope_->vars.push_back(std::move(var));
+  const std::string pg_alias = scope_->vars.back().pg_alias;
+  return table_sql == pg_alias ? table_sql : table_sql + " AS " + pg_alias;
+}
+
+std::string Emitter::EmitSubqueryRef(const ast::SubqueryRef& ref) {
+  // A derived table sees outer queries but not its FROM siblings.
+  resolve::Scope* saved = scope_;
+  resolve::Scope outer{saved->parent, {}, {}};
+  scope_ = &outer;
+  QueryOut q = EmitQuery(*ref.query, false);
+  scope_ = saved;
+  resolve::RangeVar var;
+  var.name = ref.alias ? ref.alias->name : "";
+  var.pg_alias = ref.alias ? QuoteIdent(ref.alias->name) : NewAlias("_sub");
+  var.columns = std::move(q.columns);
+  scope_->vars.push_back(std::move(var));
+  return "(" + q.sql + ") AS " + scope_->vars.back().pg_alias;
+}
+
+std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const Value& array,
+                                               bool outer, std::vector<std::string>& conditions,
+                                               bool first) {
+  resolve::RangeVar var;
+  var.kind = resolve::RangeVar::Kind::kValue;
+  var.name = ref.alias ? ref.alias->name : "";
+  std::optional<std::string> item;
+  std::string offset_sql = "0";
+  if (IsKind(array.type, TypeKind::kRecord)) {
+    // A single JSON object (a NULLABLE record): UNNEST gives its one row without a join.
+    var.value = array;
+    var.value.metadata_column = false;
+    if (!outer && !array.metadata_column) {
+      conditions.push_back("jsonb_typeof(" + array.sql + ") = 'object'");
+    }
+  } else if (IsKind(array.type, TypeKind::kArray)) {
+    const std::string alias = ref.alias ? QuoteIdent(ref.alias->name) : NewAlias("_u");
+    const std::string fn = array.json_array ? "jsonb_array_elements(" : "unnest(";
+    item = std::string(first ? "" : "LATERAL ") + fn + array.sql + ") WITH ORDINALITY AS " + alias +
+           "(value, ord)";
+    const TypePtr elem =
+        array.type->element ? array.type->element : Type::Scalar(TypeKind::kUnknown);
+    if (array.json_array) {
+      var.value = resolve::FromJson(alias + ".value", elem, array.path);
+    } else {
+      var.value = Value{alias + ".value", elem, false, false, false, array.path};
+    }
+    offset_sql = "(" + alias + ".ord - 1)";
+  } else {
+    Fail(
+        DiagCode::kType, ref.array->span,
+        "UNNEST needs an array, got " + (array.type ? TypeName(*array.type) : std::string("NULL")));
+  }
+  var.fields_visible = IsKind(var.value.type, TypeKind::kRecord);
+  scope_->vars.push_back(std::move(var));
+  if (ref.with_offset) {
+    resolve::RangeVar off;
+    off.kind = resolve::RangeVar::Kind::kValue;
+    off.name = ref.offset_alias ? ref.offset_alias->name : "offset";
+    off.value = Value{offset_sql, Type::Scalar(TypeKind::kInt64), false, false, false, ""};
+    scope_->vars.push_back(std::move(off));
+  }
+  return item;
+}
+
+std::string Emitter::JoinOn(const ast::Join& join, std::vector<std::string>& on_conditions) {
+  if (!join.using_columns.empty()) {
+    std::string cols;
+    for (const auto& c : join.using_columns) {
+      cols += (cols.empty() ? "" : ", ") + QuoteIdent(c.name);
+      scope_->using_columns.push_back(c.name);
+    }
+    return " USING (" + cols + ")";
+  }
+  if (join.on) on_conditions.insert(on_conditions.begin(), EmitBool(*join.on, "ON"));
+  if (on_conditions.empty()) return " ON true";
+  std::string out;
+  for (const auto& c : on_conditions) out += (out.empty() ? "" : " AND ") + c;
+  return " ON " + out;
+}
+
+std::string Emitter::EmitJoin(const ast::Join& join, std::vector<std::string>& conditions) {
+  using K = ast::Join::Kind;
+  std::string left = EmitFrom(*join.left, conditions);
+  if (join.left->Is<ast::Join>() && join.left->As<ast::Join>().parenthesized) {
+    left = "(" + left + ")";
+  }
+  const bool outer =
+      join.join_kind == K::kLeft || join.join_kind == K::kRight || join.join_kind == K::kFull;
+  std::vector<std::string> right_conditions;
+  std::optional<std::string> right;
+  if (join.right->Is<ast::UnnestRef>()) {
+    if (join.join_kind == K::kRight || join.join_kind == K::kFull) {
+      Fail(DiagCode::kUnsupported, join.span, "unsupported RIGHT or FULL JOIN with UNNEST");
+    }
+    const auto& u = join.right->As<ast::UnnestRef>();
+    const Value array = EmitExpr(*u.array);
+    right = EmitUnnest(u, array, join.join_kind == K::kLeft, right_conditions, false);
+    if (!right && join.on &&
+        !(join.on->Is<ast::Literal>() &&
+          join.on->As<ast::Literal>().literal_kind == ast::Literal::Kind::kBool &&
+          join.on->As<ast::Literal>().bool_value)) {
+      if (join.join_kind == K::kLeft) {
+        Fail(DiagCode::kUnsupported, join.on->span,
+             "unsupported LEFT JOIN UNNEST of a single record with a condition other than TRUE");
+      }
+      right_conditions.push_back(EmitBool(*join.on, "ON"));
+    }
+    if (!right) {
+      conditions.insert(conditions.end(), right_conditions.begin(), right_conditions.end());
+      return left;
+    }
+  } else {
+    right = EmitFromItem(*join.right, right_conditions, false);
+    if (join.right->Is<ast::Join>()) *right = "(" + *right + ")";
+  }
+  std::string sql = left;
+  if (!outer && !join.on && join.using_columns.empty()) {
+    conditions.insert(conditions.end(), right_conditions.begin(), right_conditions.end());
+    return sql + " CROSS JOIN " + *right;
+  }
+  switch (join.join_kind) {
+    case K::kLeft:
+      sql += " LEFT JOIN ";
+      break;
+    case K::kRight:
+      sql += " RIGHT JOIN ";
+      break;
+    case K::kFull:
+      sql += " FULL JOIN ";
+      break;
+    default:
+      sql += " JOIN ";
+      break;
+  }
+  if (!outer) {
+    conditions.insert(conditions.end(), right_conditions.begin(), right_conditions.end());
+    right_conditions.clear();
+  }
+  return sql + *right + JoinOn(join, right_conditions);
+}
+
+}  // namespace lqe::pg

@@ -1,0 +1,211 @@
+// Binary operators and casts, with BigQuery's typing (INT64 / INT64 is FLOAT64, byte-wise string
+// order) and SAFE_CAST's NULL on failure.
+#include "pg/emitter.h"
+#include "pg/quoting.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+namespace {
+
+using translator::Fail;
+using Op = ast::Binary::Op;
+
+Value Make(std::string sql, TypePtr type) {
+  Value v;
+  v.sql = std::move(sql);
+  v.type = std::move(type);
+  return v;
+}
+
+std::string_view OpText(Op op) {
+  switch (op) {
+    case Op::kAdd:
+      return "+";
+    case Op::kSub:
+      return "-";
+    case Op::kMul:
+      return "*";
+    case Op::kDiv:
+      return "/";
+    case Op::kConcat:
+      return "||";
+    case Op::kEq:
+      return "=";
+    case Op::kNe:
+      return "<>";
+    case Op::kLt:
+      return "<";
+    case Op::kLe:
+      return "<=";
+    case Op::kGt:
+      return ">";
+    case Op::kGe:
+      return ">=";
+    case Op::kIsDistinctFrom:
+      return "IS DISTINCT FROM";
+    case Op::kIsNotDistinctFrom:
+      return "IS NOT DISTINCT FROM";
+    case Op::kAnd:
+      return "AND";
+    case Op::kOr:
+      return "OR";
+    case Op::kBitAnd:
+      return "&";
+    case Op::kBitOr:
+      return "|";
+    case Op::kBitXor:
+      return "#";
+    case Op::kShiftLeft:
+      return "<<";
+    case Op::kShiftRight:
+      return ">>";
+  }
+  return "?";
+}
+
+bool IsComparison(Op op) {
+  return op == Op::kEq || op == Op::kNe || op == Op::kLt || op == Op::kLe || op == Op::kGt ||
+         op == Op::kGe || op == Op::kIsDistinctFrom || op == Op::kIsNotDistinctFrom;
+}
+
+bool IsTimeKind(const TypePtr& t) {
+  return IsKind(t, TypeKind::kTimestamp) || IsKind(t, TypeKind::kDatetime) ||
+         IsKind(t, TypeKind::kDate);
+}
+
+TypePtr ArithmeticType(Op op, const Value& l, const Value& r) {
+  if (IsTimeKind(l.type) && IsKind(r.type, TypeKind::kInterval)) {
+    return IsKind(l.type, TypeKind::kDate) ? Type::Scalar(TypeKind::kDatetime) : l.type;
+  }
+  if (IsKind(l.type, TypeKind::kInterval) && IsTimeKind(r.type)) return r.type;
+  if (op == Op::kSub && IsTimeKind(l.type) && IsTimeKind(r.type)) {
+    return IsKind(l.type, TypeKind::kDate) ? Type::Scalar(TypeKind::kInt64)
+                                           : Type::Scalar(TypeKind::kInterval);
+  }
+  return CommonType(l.type, r.type);
+}
+
+}  // namespace
+
+Value Emitter::EmitBinary(const ast::Binary& b) {
+  const Value l = EmitExpr(*b.left);
+  const Value r = EmitExpr(*b.right);
+  const std::string op(OpText(b.op));
+  if (b.op == Op::kAnd || b.op == Op::kOr) {
+    for (const Value* side : {&l, &r}) {
+      if (side->type && side->type->kind != TypeKind::kBool &&
+          side->type->kind != TypeKind::kUnknown) {
+        Fail(DiagCode::kType, b.op_span,
+             op + " expects BOOL operands, got " + TypeName(*side->type));
+      }
+    }
+    return Make("(" + l.sql + " " + op + " " + r.sql + ")", Type::Scalar(TypeKind::kBool));
+  }
+  if (IsComparison(b.op)) {
+    const bool ordered = b.op == Op::kLt || b.op == Op::kLe || b.op == Op::kGt || b.op == Op::kGe;
+    const bool strings = IsKind(l.type, TypeKind::kString) || IsKind(r.type, TypeKind::kString);
+    const std::string collate = ordered && strings ? " COLLATE \"C\"" : "";
+    return Make("(" + l.sql + collate + " " + op + " " + r.sql + ")",
+                Type::Scalar(TypeKind::kBool));
+  }
+  if (b.op == Op::kDiv && IsKind(CommonType(l.type, r.type), TypeKind::kInt64)) {
+    // BigQuery: INT64 / INT64 is FLOAT64.
+    return Make("((" + l.sql + ")::double precision / " + r.sql + ")",
+                Type::Scalar(TypeKind::kFloat64));
+  }
+  if (b.op == Op::kConcat) {
+    TypePtr t = IsKind(l.type, TypeKind::kArray) ? l.type : Type::Scalar(TypeKind::kString);
+    if (IsKind(l.type, TypeKind::kBytes)) t = l.type;
+    return Make("(" + l.sql + " || " + r.sql + ")", t);
+  }
+  Value v = Make("(" + l.sql + " " + op + " " + r.sql + ")", ArithmeticType(b.op, l, r));
+  v.loose_int = l.loose_int && r.loose_int;
+  return v;
+}
+
+namespace {
+
+// The bq.safe_cast_* helper for a target type, or "" when there is none.
+std::string_view SafeCastHelper(TypeKind k) {
+  switch (k) {
+    case TypeKind::kInt64:
+      return "bq.safe_cast_int64";
+    case TypeKind::kFloat64:
+      return "bq.safe_cast_float64";
+    case TypeKind::kNumeric:
+      return "bq.safe_cast_numeric";
+    case TypeKind::kBool:
+      return "bq.safe_cast_bool";
+    case TypeKind::kDate:
+      return "bq.safe_cast_date";
+    case TypeKind::kDatetime:
+      return "bq.safe_cast_datetime";
+    case TypeKind::kTimestamp:
+      return "bq.safe_cast_timestamp";
+    default:
+      return "";
+  }
+}
+
+// A cast whose BigQuery meaning differs from PG's plain CAST; "" when plain CAST is right.
+std::string SpecialCast(const Value& v, TypeKind from, TypeKind to) {
+  if (from == TypeKind::kFloat64 && (to == TypeKind::kInt64)) {
+    return "(round((" + v.sql + ")::numeric))::bigint";  // half away from zero, like BigQuery
+  }
+  if (from == TypeKind::kBool && to == TypeKind::kInt64)
+    return "((" + v.sql + ")::integer)::bigint";
+  if (from == TypeKind::kTimestamp && to == TypeKind::kDate) {
+    return "((" + v.sql + " AT TIME ZONE 'UTC'))::date";
+  }
+  if (from == TypeKind::kTimestamp && to == TypeKind::kDatetime) {
+    return "(" + v.sql + " AT TIME ZONE 'UTC')";
+  }
+  if (from == TypeKind::kDatetime && to == TypeKind::kTimestamp) {
+    return "(" + v.sql + " AT TIME ZONE 'UTC')";
+  }
+  if (from == TypeKind::kDate && to == TypeKind::kTimestamp) {
+    return "((" + v.sql + ")::timestamp AT TIME ZONE 'UTC')";
+  }
+  if ((from == TypeKind::kRecord || from == TypeKind::kJson) && to == TypeKind::kString) {
+    return "(" + v.sql + ")::text";
+  }
+  return "";
+}
+
+}  // namespace
+
+Value Emitter::EmitCast(const ast::Cast& cast) {
+  if (cast.format) Fail(DiagCode::kUnsupported, cast.format->span, "unsupported CAST ... FORMAT");
+  const Value v = EmitExpr(*cast.operand);
+  const TypeKind to = cast.target ? cast.target->kind : TypeKind::kUnknown;
+  if (to == TypeKind::kUnknown || to == TypeKind::kRecord || to == TypeKind::kArray ||
+      to == TypeKind::kInterval) {
+    Fail(
+        DiagCode::kUnsupported, cast.target_span,
+        "unsupported cast to " + (cast.target ? TypeName(*cast.target) : std::string("this type")));
+  }
+  const TypeKind from = v.type ? v.type->kind : TypeKind::kUnknown;
+  const TypePtr target = Type::Scalar(to);
+  if (from == to) return v;
+  if (cast.syntax == ast::Cast::Syntax::kSafeCast) {
+    const bool cannot_fail =
+        to == TypeKind::kString ||
+        (from == TypeKind::kInt64 && (to == TypeKind::kFloat64 || to == TypeKind::kNumeric));
+    if (!cannot_fail) {
+      const std::string_view helper = SafeCastHelper(to);
+      if (helper.empty()) {
+        Fail(DiagCode::kUnsupported, cast.target_span,
+             "unsupported SAFE_CAST to " + TypeName(*target));
+      }
+      const std::string text =
+          from == TypeKind::kString || from == TypeKind::kUnknown ? v.sql : "(" + v.sql + ")::text";
+      return Make(std::string(helper) + "(" + text + ")", target);
+    }
+  }
+  const std::string special = SpecialCast(v, from, to);
+  if (!special.empty()) return Make(special, target);
+  return Make("CAST(" + v.sql + " AS " + std::string(PgTypeName(to)) + ")", target);
+}
+
+}  // namespace lqe::pg

@@ -1,0 +1,95 @@
+// GROUP BY, ORDER BY and window specifications.
+#include "pg/emitter.h"
+#include "pg/quoting.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+
+std::string Emitter::EmitGroupBy(const ast::Select& select, std::vector<SelectItemOut>& items) {
+  std::string sql;
+  for (const auto& e : select.group_by) {
+    std::string part;
+    // Output aliases and ordinals become PG ordinals: PG would prefer an input column of the
+    // same name, BigQuery prefers the alias.
+    if (const SelectItemOut* item = FindOutputAlias(*e, items)) {
+      part = std::to_string(item - items.data() + 1);
+    } else {
+      part = EmitExpr(*e).sql;
+    }
+    sql += (sql.empty() ? " GROUP BY " : ", ") + part;
+  }
+  return sql;
+}
+
+std::string Emitter::EmitOrderItem(const ast::OrderItem& item, std::vector<SelectItemOut>* items) {
+  std::string sql;
+  TypePtr type;
+  const SelectItemOut* alias = items ? FindOutputAlias(*item.expr, *items) : nullptr;
+  if (alias) {
+    type = alias->value.type;
+    const bool literal = alias->value.sql.empty() || alias->value.sql[0] == '\'' ||
+                         alias->value.loose_int || alias->value.sql == "NULL";
+    sql = literal || !IsKind(type, TypeKind::kString) ? std::to_string(alias - items->data() + 1)
+                                                      : alias->value.sql;
+  } else {
+    const Value v = EmitExpr(*item.expr);
+    sql = v.sql;
+    type = v.type;
+  }
+  // BigQuery compares strings byte-wise.
+  if (IsKind(type, TypeKind::kString) && !(alias && sql[0] >= '0' && sql[0] <= '9')) {
+    sql += " COLLATE \"C\"";
+  }
+  sql += item.descending ? " DESC" : " ASC";
+  using N = ast::OrderItem::Nulls;
+  const bool nulls_first =
+      item.nulls == N::kFirst || (item.nulls == N::kDefault && !item.descending);
+  return sql + (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+}
+
+std::string Emitter::EmitOrderBy(const std::vector<ast::OrderItem>& order_by,
+                                 std::vector<SelectItemOut>* items) {
+  std::string sql;
+  for (const auto& item : order_by) {
+    sql += (sql.empty() ? " ORDER BY " : ", ") + EmitOrderItem(item, items);
+  }
+  return sql;
+}
+
+std::string Emitter::EmitWindowSpec(const ast::WindowSpec& spec) {
+  std::string sql;
+  auto add = [&sql](const std::string& part) { sql += (sql.empty() ? "" : " ") + part; };
+  if (spec.base_name) add(QuoteIdent(spec.base_name->name));
+  if (!spec.partition_by.empty()) {
+    std::string p;
+    for (const auto& e : spec.partition_by) p += (p.empty() ? "" : ", ") + EmitExpr(*e).sql;
+    add("PARTITION BY " + p);
+  }
+  if (!spec.order_by.empty()) add(EmitOrderBy(spec.order_by, nullptr).substr(1));
+  if (spec.frame) {
+    using B = ast::WindowFrame::BoundKind;
+    auto bound = [this](const ast::WindowFrame::Bound& b) -> std::string {
+      switch (b.kind) {
+        case B::kUnboundedPreceding:
+          return "UNBOUNDED PRECEDING";
+        case B::kPreceding:
+          return EmitExpr(*b.offset).sql + " PRECEDING";
+        case B::kCurrentRow:
+          return "CURRENT ROW";
+        case B::kFollowing:
+          return EmitExpr(*b.offset).sql + " FOLLOWING";
+        case B::kUnboundedFollowing:
+          return "UNBOUNDED FOLLOWING";
+      }
+      return "CURRENT ROW";
+    };
+    std::string f = spec.frame->unit == ast::WindowFrame::Unit::kRows ? "ROWS " : "RANGE ";
+    f += spec.frame->end ? "BETWEEN " + bound(spec.frame->start) + " AND " + bound(*spec.frame->end)
+                         : bound(spec.frame->start);
+    add(f);
+  }
+  return sql;
+}
+
+}  // namespace lqe::pg

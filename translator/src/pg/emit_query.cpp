@@ -1,0 +1,155 @@
+// Queries: WITH, set operations, LIMIT, and the final output contract.
+#include "pg/emitter.h"
+#include "pg/quoting.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+namespace {
+
+using translator::Fail;
+
+std::string SetOpKeyword(const ast::SetOp& op) {
+  switch (op.op) {
+    case ast::SetOp::Op::kUnion:
+      return op.all ? " UNION ALL " : " UNION ";
+    case ast::SetOp::Op::kIntersect:
+      return op.all ? " INTERSECT ALL " : " INTERSECT ";
+    case ast::SetOp::Op::kExcept:
+      return op.all ? " EXCEPT ALL " : " EXCEPT ";
+  }
+  return " UNION ";
+}
+
+}  // namespace
+
+std::string OutputSql(const Value& v) {
+  if (IsKind(v.type, TypeKind::kArray) && !v.json_array) return "to_jsonb(" + v.sql + ")";
+  if (v.loose_int) return "(" + v.sql + ")::bigint";
+  return v.sql;
+}
+
+std::string Emitter::EmitCte(const ast::Cte& cte) {
+  QueryOut q = EmitQuery(*cte.query, false);
+  ctes_.emplace_back(cte.name.name, std::move(q.columns));
+  return QuoteIdent(cte.name.name) + " AS (" + q.sql + ")";
+}
+
+std::string Emitter::EmitCteList(const std::vector<ast::Cte>& ctes) {
+  std::string sql;
+  const std::size_t first = ctes_.size();
+  for (const auto& cte : ctes) {
+    for (std::size_t i = first; i < ctes_.size(); ++i) {
+      if (resolve::EqualsIgnoreCase(ctes_[i].first, cte.name.name)) {
+        Fail(DiagCode::kSyntax, cte.name.span, "duplicate WITH name \"" + cte.name.name + "\"");
+      }
+    }
+    sql += (sql.empty() ? "WITH " : ", ") + EmitCte(cte);
+  }
+  return sql;
+}
+
+QueryOut Emitter::EmitQuery(const ast::Query& query, bool final_output) {
+  const std::size_t cte_mark = ctes_.size();
+  std::string with = EmitCteList(query.with);
+  QueryOut out = EmitQueryBody(*query.body, &query.order_by, final_output);
+  out.sql = (with.empty() ? "" : with + " ") + out.sql + EmitLimit(query);
+  ctes_.resize(cte_mark);
+  return out;
+}
+
+QueryOut Emitter::EmitFinal(const ast::Query& query) {
+  QueryOut out = EmitQueryBody(*query.body, &query.order_by, true);
+  out.sql += EmitLimit(query);
+  return out;
+}
+
+std::string Emitter::EmitLimit(const ast::Query& query) {
+  std::string sql;
+  auto emit = [&](const ast::Expr& e, const char* keyword) {
+    const Value v = EmitExpr(e);
+    if (!IsKind(v.type, TypeKind::kInt64)) {
+      Fail(DiagCode::kType, e.span,
+           std::string(keyword) + " expects an INT64 literal or parameter");
+    }
+    sql += std::string(" ") + keyword + " " + v.sql;
+  };
+  if (query.limit) emit(*query.limit, "LIMIT");
+  if (query.offset) emit(*query.offset, "OFFSET");
+  return sql;
+}
+
+QueryOut Emitter::EmitQueryBody(const ast::QueryNode& body,
+                                const std::vector<ast::OrderItem>* order_by, bool final_output) {
+  if (body.Is<ast::Select>()) return EmitSelect(body.As<ast::Select>(), order_by, final_output);
+  QueryOut out;
+  if (body.Is<ast::SetOp>()) {
+    out = EmitSetOp(body.As<ast::SetOp>(), final_output);
+  } else {
+    out = EmitQuery(body.As<ast::Query>(), final_output);
+    out.sql = "(" + out.sql + ")";
+  }
+  if (order_by && !order_by->empty()) {
+    // ORDER BY after a set operation names output columns (or their ordinals).
+    std::vector<SelectItemOut> items;
+    for (const auto& c : out.columns) {
+      items.push_back({QuoteIdent(c.name),
+                       c.name,
+                       Value{QuoteIdent(c.name), c.type, c.json_array, false, false, c.name},
+                       {}});
+    }
+    resolve::Scope empty{scope_, {}, {}};
+    resolve::Scope* saved = scope_;
+    scope_ = &empty;
+    out.sql += EmitOrderBy(*order_by, &items);
+    scope_ = saved;
+  }
+  return out;
+}
+
+QueryOut Emitter::EmitSetOp(const ast::SetOp& op, bool final_output) {
+  QueryOut left = EmitQueryBody(*op.left, nullptr, final_output);
+  QueryOut right = EmitQueryBody(*op.right, nullptr, final_output);
+  if (left.columns.size() != right.columns.size()) {
+    Fail(DiagCode::kType, op.span,
+         "queries in a set operation have " + std::to_string(left.columns.size()) + " and " +
+             std::to_string(right.columns.size()) + " columns");
+  }
+  for (std::size_t i = 0; i < left.columns.size(); ++i) {
+    left.columns[i].type = CommonType(left.columns[i].type, right.columns[i].type);
+  }
+  left.sql = "(" + left.sql + ")" + SetOpKeyword(op) + "(" + right.sql + ")";
+  return left;
+}
+
+QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_output,
+                               std::vector<std::string>& select_sql) {
+  QueryOut out;
+  int unnamed = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    auto& item = items[i];
+    std::string name = item.name;
+    if (name.empty()) name = "f" + std::to_string(unnamed++) + "_";
+    if (final_output) {
+      for (const auto& c : out.columns) {
+        if (resolve::EqualsIgnoreCase(c.name, name)) {
+          Fail(DiagCode::kUnsupported, item.span,
+               "duplicate column name \"" + name + "\" in the result",
+               "Give each result column a distinct alias.");
+        }
+      }
+    }
+    const std::string sql = final_output ? OutputSql(item.value) : item.value.sql;
+    const bool as_needed =
+        sql.size() < name.size() + 1 ||
+        sql.compare(sql.size() - name.size() - 1, std::string::npos, "." + QuoteLabel(name)) != 0;
+    select_sql.push_back(as_needed ? sql + " AS " + QuoteLabel(name) : sql);
+    const bool json =
+        final_output ? IsKind(item.value.type, TypeKind::kArray) : item.value.json_array;
+    TypePtr type = item.value.type ? item.value.type : Type::Scalar(TypeKind::kUnknown);
+    out.columns.push_back({name, type, json});
+  }
+  return out;
+}
+
+}  // namespace lqe::pg

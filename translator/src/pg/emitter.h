@@ -1,0 +1,129 @@
+// The PostgreSQL emitter. It resolves names and types (resolve/) while it walks the AST once, so
+// every emitted expression carries its BigQuery type. One EmitX per node kind.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ast/query.h"
+#include "lqe/translate.h"
+#include "resolve/scope.h"
+
+namespace lqe::pg {
+
+using resolve::Column;
+using resolve::Value;
+
+struct QueryOut {
+  std::string sql;
+  std::vector<Column> columns;
+};
+
+class Emitter {
+ public:
+  struct SelectItemOut {
+    std::string sql;
+    std::string name;  // BigQuery output name; empty when unnamed
+    Value value;
+    ast::SourceSpan span;
+  };
+
+  explicit Emitter(const TranslateOptions& options) : options_(options) {}
+
+  // WITH ctes, then the final query. Used directly for a stored query, and in two steps
+  // (EmitCteList, then EmitFinal) for a sandboxed one.
+  std::string EmitCteList(const std::vector<ast::Cte>& ctes);
+  QueryOut EmitFinal(const ast::Query& query);
+  // Output columns of the stored CTEs, in order, for the LQL front end.
+  const std::vector<std::pair<std::string, std::vector<Column>>>& Ctes() const { return ctes_; }
+  std::vector<BoundParam> TakeParams() { return std::move(params_); }
+
+  // Used by the function table.
+  Value EmitExpr(const ast::Expr& expr);
+  QueryOut EmitQuery(const ast::Query& query, bool final_output);
+  std::string BindParam(const ast::Param& param, ParamTransform transform);
+  // " ORDER BY ..." with BigQuery NULL ordering; items resolve select-list aliases when given.
+  std::string EmitOrderBy(const std::vector<ast::OrderItem>& order_by,
+                          std::vector<SelectItemOut>* items);
+  std::string EmitWindowSpec(const ast::WindowSpec& spec);
+  const TranslateOptions& options() const { return options_; }
+
+ private:
+  struct SelectContext {
+    std::vector<SelectItemOut>* items = nullptr;
+    bool aliases_visible = false;  // HAVING/QUALIFY/ORDER BY may name select-list aliases
+  };
+
+  // Queries (emit_query.cpp, emit_select.cpp)
+  QueryOut EmitQueryBody(const ast::QueryNode& body, const std::vector<ast::OrderItem>* order_by,
+                         bool final_output);
+  QueryOut EmitSelect(const ast::Select& select, const std::vector<ast::OrderItem>* order_by,
+                      bool final_output);
+  QueryOut EmitSetOp(const ast::SetOp& op, bool final_output);
+  std::string EmitCte(const ast::Cte& cte);
+  void EmitSelectItems(const ast::Select& select, std::vector<SelectItemOut>& out);
+  void ExpandStar(const ast::SelectItem& item, std::vector<SelectItemOut>& out);
+  std::string EmitGroupBy(const ast::Select& select, std::vector<SelectItemOut>& items);
+  std::string EmitOrderItem(const ast::OrderItem& item, std::vector<SelectItemOut>* items);
+  const SelectItemOut* FindOutputAlias(const ast::Expr& expr, std::vector<SelectItemOut>& items);
+  std::string EmitLimit(const ast::Query& query);
+  QueryOut FinishOutput(std::vector<SelectItemOut>& items, bool final_output,
+                        std::vector<std::string>& select_sql);
+
+  // FROM (emit_from.cpp)
+  std::string EmitFrom(const ast::FromItem& item, std::vector<std::string>& conditions);
+  std::optional<std::string> EmitTableRef(const ast::TableRef& ref,
+                                          std::vector<std::string>& conditions, bool first);
+  std::string EmitJoin(const ast::Join& join, std::vector<std::string>& conditions);
+  std::string JoinOn(const ast::Join& join, std::vector<std::string>& on_conditions);
+  // An UNNEST as a FROM item; nullopt when it binds a single record and needs no join.
+  std::optional<std::string> EmitUnnest(const ast::UnnestRef& ref, const Value& array, bool outer,
+                                        std::vector<std::string>& conditions, bool first);
+  std::optional<std::string> EmitFromItem(const ast::FromItem& item,
+                                          std::vector<std::string>& conditions, bool first);
+  std::string EmitSubqueryRef(const ast::SubqueryRef& ref);
+  std::string NewAlias(std::string_view base);
+
+  // Expressions (emit_expr.cpp, emit_access.cpp, emit_ops.cpp)
+  Value EmitLiteral(const ast::Literal& lit);
+  Value EmitParam(const ast::Param& param);
+  Value EmitPath(const ast::Path& path);
+  Value EmitFieldAccess(const ast::FieldAccess& access);
+  Value EmitSubscript(const ast::Subscript& sub);
+  Value EmitUnary(const ast::Unary& unary);
+  Value EmitBinary(const ast::Binary& binary);
+  Value EmitIsTest(const ast::IsTest& test);
+  Value EmitIn(const ast::In& in);
+  Value EmitBetween(const ast::Between& between);
+  Value EmitLike(const ast::Like& like);
+  Value EmitCase(const ast::Case& c);
+  Value EmitCast(const ast::Cast& cast);
+  Value EmitExtract(const ast::Extract& extract);
+  Value EmitInterval(const ast::Interval& interval);
+  Value EmitCall(const ast::Call& call);
+  Value EmitArrayCtor(const ast::ArrayCtor& ctor);
+  Value EmitStructCtor(const ast::StructCtor& ctor);
+  Value EmitExists(const ast::Exists& exists);
+  Value EmitScalarSubquery(const ast::ScalarSubquery& sub);
+  Value EmitValueField(const Value& base, const ast::Identifier& field);
+  std::string EmitBool(const ast::Expr& expr, std::string_view clause);
+  Value EmitRowValue(const resolve::RangeVar& var);
+
+  const TranslateOptions& options_;
+  std::map<std::pair<std::string, ParamTransform>, std::size_t> param_index_;
+  std::vector<BoundParam> params_;
+  std::vector<std::pair<std::string, std::vector<Column>>> ctes_;  // visible CTEs, innermost last
+  resolve::Scope* scope_ = nullptr;
+  SelectContext select_;
+  int alias_counter_ = 0;
+};
+
+// Emits `v` as a value of the output contract (arrays to jsonb, int literals to bigint).
+std::string OutputSql(const Value& v);
+// The type both sides coerce to (INT64+FLOAT64 -> FLOAT64, NULL -> the other).
+TypePtr CommonType(const TypePtr& a, const TypePtr& b);
+
+}  // namespace lqe::pg

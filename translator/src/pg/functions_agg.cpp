@@ -1,0 +1,222 @@
+// Aggregate and analytic functions. COUNTIF counts with FILTER (0 on no rows, like BigQuery);
+// APPROX_QUANTILES is an exact percentile_disc over BigQuery's n+1 boundaries; PERCENTILE_CONT as
+// an analytic function reads the partition through array_agg (PG has no windowed form).
+#include "pg/function_table.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+namespace {
+
+using translator::Fail;
+using K = TypeKind;
+
+// name(DISTINCT args ORDER BY ...) FILTER (WHERE filter) OVER (...)
+std::string Agg(Emitter& e, const ast::Call& call, std::string_view pg_name,
+                const std::string& args, const std::string& filter = "") {
+  std::string sql = std::string(pg_name) + "(" + (call.distinct ? "DISTINCT " : "") + args;
+  if (!call.order_by.empty()) sql += e.EmitOrderBy(call.order_by, nullptr);
+  sql += ")";
+  std::string where = filter;
+  if (call.null_handling == ast::Call::NullHandling::kIgnoreNulls && !call.args.empty()) {
+    where = (where.empty() ? "" : where + " AND ") + e.EmitExpr(*call.args[0]).sql + " IS NOT NULL";
+  }
+  if (!where.empty()) sql += " FILTER (WHERE " + where + ")";
+  return sql + Over(e, call);
+}
+
+void NoLimit(const ast::Call& call) {
+  if (call.limit)
+    Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in " + Upper(call.name.name));
+}
+
+void NoIgnoreNulls(const ast::Call& call) {
+  if (call.null_handling != ast::Call::NullHandling::kDefault) {
+    Fail(DiagCode::kUnsupported, call.span,
+         "unsupported IGNORE/RESPECT NULLS in " + Upper(call.name.name));
+  }
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+Value EmitCount(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  NoIgnoreNulls(call);
+  if (call.star) return MakeValue("count(*)" + Over(e, call), K::kInt64);
+  const Value x = e.EmitExpr(*call.args[0]);
+  return MakeValue(Agg(e, call, "count", x.sql), K::kInt64);
+}
+
+Value EmitCountIf(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  NoIgnoreNulls(call);
+  if (call.distinct) Fail(DiagCode::kUnsupported, call.span, "unsupported COUNTIF(DISTINCT ...)");
+  const Value c = e.EmitExpr(*call.args[0]);
+  if (c.type && c.type->kind != K::kBool && c.type->kind != K::kUnknown) {
+    Fail(DiagCode::kType, call.args[0]->span, "COUNTIF expects BOOL, got " + TypeName(*c.type));
+  }
+  return MakeValue("count(*) FILTER (WHERE " + c.sql + ")" + Over(e, call), K::kInt64);
+}
+
+Value EmitSum(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  NoIgnoreNulls(call);
+  const Value x = e.EmitExpr(*call.args[0]);
+  if (!IsNumber(x.type)) Fail(DiagCode::kType, call.args[0]->span, "SUM expects a number");
+  const std::string sql = Agg(e, call, "sum", x.sql);
+  if (IsKind(x.type, K::kInt64)) return MakeValue("(" + sql + ")::bigint", K::kInt64);
+  return MakeValue(sql, IsKind(x.type, K::kNumeric) ? K::kNumeric : K::kFloat64);
+}
+
+Value EmitAvg(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  NoIgnoreNulls(call);
+  const Value x = e.EmitExpr(*call.args[0]);
+  if (!IsNumber(x.type)) Fail(DiagCode::kType, call.args[0]->span, "AVG expects a number");
+  const std::string sql = Agg(e, call, "avg", x.sql);
+  if (IsKind(x.type, K::kNumeric)) return MakeValue(sql, K::kNumeric);
+  return MakeValue("(" + sql + ")::double precision", K::kFloat64);
+}
+
+Value EmitMinMax(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  NoIgnoreNulls(call);
+  Value x = e.EmitExpr(*call.args[0]);
+  const std::string arg = IsKind(x.type, K::kString) ? x.sql + " COLLATE \"C\"" : x.sql;
+  x.sql = Agg(e, call, Lower(call.name.name), arg);
+  x.loose_int = false;
+  return x;
+}
+
+Value EmitAnyValue(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  Value x = e.EmitExpr(*call.args[0]);
+  // BigQuery's ANY_VALUE skips NULLs; PG 15 has no any_value.
+  x.sql =
+      "(array_agg(" + x.sql + ") FILTER (WHERE " + x.sql + " IS NOT NULL)" + Over(e, call) + ")[1]";
+  x.loose_int = false;
+  return x;
+}
+
+Value EmitArrayAgg(Emitter& e, const ast::Call& call) {
+  const Value x = e.EmitExpr(*call.args[0]);
+  std::string sql = Agg(e, call, "array_agg", x.sql);
+  if (call.limit) {
+    if (call.over)
+      Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in analytic ARRAY_AGG");
+    sql = "(" + sql + ")[1:" + e.EmitExpr(*call.limit).sql + "]";
+  }
+  Value v = MakeValue(sql, Type::Array(x.type ? x.type : Type::Scalar(K::kUnknown)));
+  return v;
+}
+
+Value EmitStringAgg(Emitter& e, const ast::Call& call) {
+  NoIgnoreNulls(call);
+  const auto args = EmitArgs(e, call);
+  const std::string delim = args.size() > 1 ? args[1].sql : "','";
+  if (call.limit) {
+    if (call.over)
+      Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in analytic STRING_AGG");
+    return MakeValue("array_to_string((" + Agg(e, call, "array_agg", args[0].sql) +
+                         ")[1:" + e.EmitExpr(*call.limit).sql + "], " + delim + ")",
+                     K::kString);
+  }
+  return MakeValue(Agg(e, call, "string_agg", args[0].sql + ", " + delim), K::kString);
+}
+
+Value EmitApproxCountDistinct(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  const Value x = e.EmitExpr(*call.args[0]);
+  return MakeValue("count(DISTINCT " + x.sql + ")" + Over(e, call), K::kInt64);
+}
+
+Value EmitApproxQuantiles(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  if (call.over) Fail(DiagCode::kUnsupported, call.span, "unsupported analytic APPROX_QUANTILES");
+  const Value x = e.EmitExpr(*call.args[0]);
+  const Value n = e.EmitExpr(*call.args[1]);
+  if (!call.args[1]->Is<ast::Literal>() || !IsKind(n.type, K::kInt64)) {
+    Fail(DiagCode::kType, call.args[1]->span,
+         "APPROX_QUANTILES expects a literal INT64 number of quantiles");
+  }
+  return MakeValue(
+      "percentile_disc(bq.quantile_fractions(" + n.sql + ")) WITHIN GROUP (ORDER BY " + x.sql + ")",
+      Type::Array(x.type ? x.type : Type::Scalar(K::kFloat64)));
+}
+
+Value EmitLogicalAnd(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  return MakeValue(Agg(e, call, "bool_and", e.EmitExpr(*call.args[0]).sql), K::kBool);
+}
+
+Value EmitLogicalOr(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  return MakeValue(Agg(e, call, "bool_or", e.EmitExpr(*call.args[0]).sql), K::kBool);
+}
+
+Value EmitStatAgg(Emitter& e, const ast::Call& call) {
+  NoLimit(call);
+  const Value x = e.EmitExpr(*call.args[0]);
+  return MakeValue(Agg(e, call, Lower(call.name.name), "(" + x.sql + ")::double precision"),
+                   K::kFloat64);
+}
+
+Value EmitRankLike(Emitter& e, const ast::Call& call) {
+  const std::string name = Lower(call.name.name);
+  const bool fraction = name == "percent_rank" || name == "cume_dist";
+  return MakeValue(name + "()" + Over(e, call), fraction ? K::kFloat64 : K::kInt64);
+}
+
+Value EmitNtile(Emitter& e, const ast::Call& call) {
+  Value v = MakeValue("ntile((" + e.EmitExpr(*call.args[0]).sql + ")::integer)" + Over(e, call),
+                      K::kInt64);
+  v.loose_int = true;  // PG ntile() is integer
+  return v;
+}
+
+Value EmitLagLead(Emitter& e, const ast::Call& call) {
+  auto args = EmitArgs(e, call);
+  std::string sql = Lower(call.name.name) + "(" + args[0].sql;
+  if (args.size() > 1) sql += ", (" + args[1].sql + ")::integer";
+  if (args.size() > 2) sql += ", " + args[2].sql;
+  Value v = args[0];
+  v.sql = sql + ")" + Over(e, call);
+  v.loose_int = false;
+  return v;
+}
+
+Value EmitFirstLastValue(Emitter& e, const ast::Call& call) {
+  Value v = e.EmitExpr(*call.args[0]);
+  v.sql = Lower(call.name.name) + "(" + v.sql + ")" + Over(e, call);
+  v.loose_int = false;
+  return v;
+}
+
+Value EmitNthValue(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  Value v = args[0];
+  v.sql = "nth_value(" + args[0].sql + ", (" + args[1].sql + ")::integer)" + Over(e, call);
+  v.loose_int = false;
+  return v;
+}
+
+Value EmitPercentile(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  if (!call.over->order_by.empty() || call.over->frame) {
+    Fail(DiagCode::kSyntax, call.over->span,
+         Upper(call.name.name) + " accepts only PARTITION BY in its OVER clause");
+  }
+  const bool cont = Upper(call.name.name) == "PERCENTILE_CONT";
+  const std::string values = cont ? "(" + args[0].sql + ")::double precision" : args[0].sql;
+  return MakeValue(std::string(cont ? "bq.percentile_cont" : "bq.percentile_disc") + "(array_agg(" +
+                       values + ")" + Over(e, call) + ", (" + args[1].sql + ")::double precision)",
+                   cont ? Type::Scalar(K::kFloat64) : args[0].type);
+}
+
+}  // namespace lqe::pg

@@ -1,0 +1,202 @@
+// Regular expressions (RE2 patterns converted to PG's ARE: literal patterns now, parameter
+// patterns by the gateway when it binds them) and JSON functions (literal JSONPath to #> paths).
+#include "lqe/regex.h"
+#include "pg/function_table.h"
+#include "pg/quoting.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+namespace {
+
+using translator::Fail;
+using K = TypeKind;
+
+std::string Pattern(Emitter& e, const ast::Call& call, std::size_t i) {
+  const ast::Expr& arg = *call.args[i];
+  if (arg.Is<ast::Param>()) return e.BindParam(arg.As<ast::Param>(), ParamTransform::kRegexPattern);
+  if (!arg.Is<ast::Literal>() ||
+      arg.As<ast::Literal>().literal_kind != ast::Literal::Kind::kString) {
+    Fail(DiagCode::kUnsupported, arg.span,
+         Upper(call.name.name) + " needs a literal or parameter pattern",
+         "Patterns computed at run time cannot be checked and converted from RE2.");
+  }
+  const RegexConversion conv = ConvertRe2ToPosix(arg.As<ast::Literal>().text);
+  if (!conv.error.empty()) {
+    Fail(DiagCode::kUnsupported, arg.span, "unsupported regular expression: " + conv.error);
+  }
+  return QuoteLiteral(conv.pattern);
+}
+
+std::string StringArg(Emitter& e, const ast::Call& call, std::size_t i) {
+  const Value v = e.EmitExpr(*call.args[i]);
+  if (!IsKind(v.type, K::kString) && !IsKind(v.type, K::kUnknown)) {
+    Fail(DiagCode::kType, call.args[i]->span,
+         Upper(call.name.name) + " expects STRING, got " + TypeName(*v.type));
+  }
+  return v.sql;
+}
+
+// '$.a.b[0]', "$['a']", '$."a.b"' to the PG path literal '{a,b,0}'.
+std::string JsonPath(const ast::Call& call) {
+  if (call.args.size() < 2) return "'{}'";
+  const ast::Literal& lit = StringLiteralArg(call, 1, "JSONPath");
+  const std::string& p = lit.text;
+  auto bad = [&]() -> std::string {
+    Fail(DiagCode::kUnsupported, lit.span, "unsupported JSONPath " + p,
+         "Use $ followed by .name, .\"name\", ['name'] or [index] steps.");
+  };
+  if (p.empty() || p[0] != '$') bad();
+  std::vector<std::string> steps;
+  std::size_t i = 1;
+  while (i < p.size()) {
+    std::string step;
+    if (p[i] == '.' && i + 1 < p.size() && p[i + 1] == '"') {
+      const auto end = p.find('"', i + 2);
+      if (end == std::string::npos) bad();
+      step = p.substr(i + 2, end - i - 2);
+      i = end + 1;
+    } else if (p[i] == '.') {
+      std::size_t j = i + 1;
+      while (j < p.size() && p[j] != '.' && p[j] != '[') ++j;
+      step = p.substr(i + 1, j - i - 1);
+      if (step.empty()) bad();
+      i = j;
+    } else if (p[i] == '[' && i + 1 < p.size() && (p[i + 1] == '\'' || p[i + 1] == '"')) {
+      const auto end = p.find(std::string(1, p[i + 1]) + "]", i + 2);
+      if (end == std::string::npos) bad();
+      step = p.substr(i + 2, end - i - 2);
+      i = end + 2;
+    } else if (p[i] == '[') {
+      const auto end = p.find(']', i);
+      if (end == std::string::npos || end == i + 1) bad();
+      step = p.substr(i + 1, end - i - 1);
+      for (char c : step) {
+        if (c < '0' || c > '9') bad();
+      }
+      i = end + 1;
+    } else {
+      bad();
+    }
+    steps.push_back(std::move(step));
+  }
+  // PG array literal elements: double-quoted, with " and \ escaped.
+  std::string arr = "{";
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    arr += k ? ",\"" : "\"";
+    for (char c : steps[k]) {
+      if (c == '"' || c == '\\') arr += '\\';
+      arr += c;
+    }
+    arr += '"';
+  }
+  return QuoteLiteral(arr + "}");
+}
+
+// The JSON document of argument 0: a JSON value, or a STRING parsed leniently (NULL if invalid).
+Value JsonDoc(Emitter& e, const ast::Call& call) {
+  const Value v = e.EmitExpr(*call.args[0]);
+  if (IsKind(v.type, K::kJson) || IsKind(v.type, K::kRecord)) return v;
+  if (!IsKind(v.type, K::kString) && !IsKind(v.type, K::kUnknown)) {
+    Fail(DiagCode::kType, call.args[0]->span,
+         Upper(call.name.name) + " expects STRING or JSON, got " + TypeName(*v.type));
+  }
+  return MakeValue("bq.try_jsonb(" + v.sql + ")", K::kString);
+}
+
+}  // namespace
+
+Value EmitRegexpContains(Emitter& e, const ast::Call& call) {
+  const std::string s = StringArg(e, call, 0);
+  return MakeValue("(" + s + " ~ " + Pattern(e, call, 1) + ")", K::kBool);
+}
+
+Value EmitRegexpExtract(Emitter& e, const ast::Call& call) {
+  const std::string s = StringArg(e, call, 0);
+  // regexp_match gives the first capture group, or the whole match when there is none.
+  return MakeValue("(regexp_match(" + s + ", " + Pattern(e, call, 1) + "))[1]", K::kString);
+}
+
+Value EmitRegexpExtractAll(Emitter& e, const ast::Call& call) {
+  const std::string s = StringArg(e, call, 0);
+  return MakeValue(
+      "ARRAY(SELECT _m[1] FROM regexp_matches(" + s + ", " + Pattern(e, call, 1) + ", 'g') AS _m)",
+      Type::Array(Type::Scalar(K::kString)));
+}
+
+Value EmitRegexpReplace(Emitter& e, const ast::Call& call) {
+  const std::string s = StringArg(e, call, 0);
+  const std::string pattern = Pattern(e, call, 1);
+  std::string replacement;
+  const ast::Expr& rep = *call.args[2];
+  if (rep.Is<ast::Literal>() &&
+      rep.As<ast::Literal>().literal_kind == ast::Literal::Kind::kString) {
+    // RE2's \0 (whole match) is PG's \&; \1..\9 are the same.
+    const std::string& r = rep.As<ast::Literal>().text;
+    std::string out;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (r[i] == '\\' && i + 1 < r.size() && r[i + 1] == '0') {
+        out += "\\&";
+        ++i;
+      } else if (r[i] == '\\' && i + 1 < r.size()) {
+        out += r.substr(i, 2);
+        ++i;
+      } else {
+        out += r[i];
+      }
+    }
+    replacement = QuoteLiteral(out);
+  } else {
+    replacement = e.EmitExpr(rep).sql;
+  }
+  return MakeValue("regexp_replace(" + s + ", " + pattern + ", " + replacement + ", 'g')",
+                   K::kString);
+}
+
+Value EmitJsonValue(Emitter& e, const ast::Call& call) {
+  const Value doc = JsonDoc(e, call);
+  return MakeValue("bq.json_scalar(" + doc.sql + " #> " + JsonPath(call) + ")", K::kString);
+}
+
+Value EmitJsonQuery(Emitter& e, const ast::Call& call) {
+  const Value doc = JsonDoc(e, call);
+  const std::string sql = "(" + doc.sql + " #> " + JsonPath(call) + ")";
+  if (IsKind(doc.type, K::kJson)) return MakeValue(sql, K::kJson);
+  return MakeValue("(" + sql + ")::text", K::kString);
+}
+
+Value EmitJsonQueryArray(Emitter& e, const ast::Call& call) {
+  const Value doc = JsonDoc(e, call);
+  const bool json = IsKind(doc.type, K::kJson);
+  return MakeValue(std::string("ARRAY(SELECT _e") + (json ? "" : "::text") +
+                       " FROM jsonb_array_elements(" + doc.sql + " #> " + JsonPath(call) +
+                       ") AS _e)",
+                   Type::Array(Type::Scalar(json ? K::kJson : K::kString)));
+}
+
+Value EmitToJsonString(Emitter& e, const ast::Call& call) {
+  const Value v = e.EmitExpr(*call.args[0]);
+  if (IsKind(v.type, K::kRecord) || IsKind(v.type, K::kJson) || v.json_array) {
+    return MakeValue("(" + v.sql + ")::text", K::kString);
+  }
+  return MakeValue("(to_jsonb(" + v.sql + "))::text", K::kString);
+}
+
+Value EmitToJson(Emitter& e, const ast::Call& call) {
+  const Value v = e.EmitExpr(*call.args[0]);
+  if (IsKind(v.type, K::kRecord) || IsKind(v.type, K::kJson) || v.json_array) {
+    return MakeValue(v.sql, K::kJson);
+  }
+  return MakeValue("to_jsonb(" + v.sql + ")", K::kJson);
+}
+
+Value EmitParseJson(Emitter& e, const ast::Call& call) {
+  return MakeValue("CAST(" + StringArg(e, call, 0) + " AS jsonb)", K::kJson);
+}
+
+Value EmitJsonType(Emitter& e, const ast::Call& call) {
+  const Value v = e.EmitExpr(*call.args[0]);
+  return MakeValue("jsonb_typeof(" + v.sql + ")", K::kString);
+}
+
+}  // namespace lqe::pg

@@ -1,0 +1,189 @@
+// String and byte functions. CONCAT is NULL when any argument is NULL (BigQuery), so it is
+// emitted with || rather than PG's NULL-skipping concat().
+#include "pg/function_table.h"
+#include "pg/quoting.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+namespace {
+
+using translator::Fail;
+using K = TypeKind;
+
+std::string Text(const Value& v) {
+  return IsKind(v.type, K::kString) || IsKind(v.type, K::kUnknown) ? v.sql
+                                                                   : "CAST(" + v.sql + " AS text)";
+}
+
+std::string Int(const Value& v) {
+  return "(" + v.sql + ")::integer";
+}
+
+std::string Bytes(const Value& v) {
+  return IsKind(v.type, K::kBytes) ? v.sql : "convert_to(" + v.sql + ", 'UTF8')";
+}
+
+Value Int4(std::string sql) {
+  Value v = MakeValue(std::move(sql), K::kInt64);
+  v.loose_int = true;  // PG returns integer here
+  return v;
+}
+
+std::string LowerName(const ast::Call& call) {
+  std::string n = Upper(call.name.name);
+  for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return n;
+}
+
+}  // namespace
+
+Value EmitConcat(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  const bool bytes = IsKind(args[0].type, K::kBytes);
+  std::string sql;
+  for (const auto& a : args) sql += (sql.empty() ? "" : " || ") + (bytes ? a.sql : Text(a));
+  return MakeValue("(" + sql + ")", bytes ? K::kBytes : K::kString);
+}
+
+Value EmitStrpos(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return Int4("strpos(" + JoinSql(args) + ")");
+}
+
+Value EmitStartsWith(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("starts_with(" + JoinSql(args) + ")", K::kBool);
+}
+
+Value EmitEndsWith(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue(
+      "(right(" + args[0].sql + ", length(" + args[1].sql + ")) = " + args[1].sql + ")", K::kBool);
+}
+
+Value EmitContainsSubstr(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("(strpos(lower(" + Text(args[0]) + "), lower(" + args[1].sql + ")) > 0)",
+                   K::kBool);
+}
+
+Value EmitCaseFn(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue(LowerName(call) + "(" + args[0].sql + ")", K::kString);
+}
+
+Value EmitLength(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return Int4("length(" + args[0].sql + ")");
+}
+
+Value EmitByteLength(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return Int4("octet_length(" + args[0].sql + ")");
+}
+
+Value EmitSubstr(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  // bq.substr gives BigQuery's meaning to positions <= 0 (counted from the end).
+  return MakeValue("bq.substr(" + Text(args[0]) + ", (" + args[1].sql + ")::bigint" +
+                       (args.size() > 2 ? ", (" + args[2].sql + ")::bigint" : std::string()) + ")",
+                   K::kString);
+}
+
+Value EmitTrimFn(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  const std::string n = LowerName(call);
+  return MakeValue((n == "trim" ? std::string("btrim") : n) + "(" + JoinSql(args) + ")",
+                   K::kString);
+}
+
+Value EmitReplace(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("replace(" + JoinSql(args) + ")", K::kString);
+}
+
+Value EmitSplit(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("bq.split(" + args[0].sql + ", " + (args.size() > 1 ? args[1].sql : "','") + ")",
+                   Type::Array(Type::Scalar(K::kString)));
+}
+
+Value EmitFormat(Emitter& e, const ast::Call& call) {
+  const ast::Literal& fmt = StringLiteralArg(call, 0, "format string");
+  std::string pattern;
+  for (std::size_t i = 0; i < fmt.text.size(); ++i) {
+    if (fmt.text[i] != '%') {
+      pattern += fmt.text[i];
+      continue;
+    }
+    const char spec = i + 1 < fmt.text.size() ? fmt.text[i + 1] : '\0';
+    if (spec != 's' && spec != 'd' && spec != 'i' && spec != '%') {
+      Fail(DiagCode::kUnsupported, fmt.span,
+           "unsupported FORMAT specifier %" + std::string(1, spec),
+           "Only %s, %d, %i and %% are supported.");
+    }
+    pattern += spec == '%' ? "%%" : "%s";
+    ++i;
+  }
+  const auto args = EmitArgs(e, call);
+  std::string sql = "format(" + QuoteLiteral(pattern);
+  for (std::size_t i = 1; i < args.size(); ++i) sql += ", " + args[i].sql;
+  return MakeValue(sql + ")", K::kString);
+}
+
+Value EmitPad(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue(LowerName(call) + "(" + args[0].sql + ", " + Int(args[1]) +
+                       (args.size() > 2 ? ", " + args[2].sql : std::string()) + ")",
+                   K::kString);
+}
+
+Value EmitRepeat(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("repeat(" + args[0].sql + ", " + Int(args[1]) + ")", K::kString);
+}
+
+Value EmitReverse(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("reverse(" + args[0].sql + ")", K::kString);
+}
+
+Value EmitLeftRight(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue(LowerName(call) + "(" + args[0].sql + ", " + Int(args[1]) + ")", K::kString);
+}
+
+Value EmitInitcap(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("initcap(" + args[0].sql + ")", K::kString);
+}
+
+Value EmitToHex(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("encode(" + Bytes(args[0]) + ", 'hex')", K::kString);
+}
+
+Value EmitFromHex(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("decode(" + args[0].sql + ", 'hex')", K::kBytes);
+}
+
+Value EmitSha(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue(LowerName(call) + "(" + Bytes(args[0]) + ")", K::kBytes);
+}
+
+Value EmitMd5(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  // PG md5() gives hex text; BigQuery's MD5 gives the 16 bytes.
+  return MakeValue("decode(md5(" + args[0].sql + "), 'hex')", K::kBytes);
+}
+
+Value EmitToBase64(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  // PG's base64 breaks lines every 76 characters; BigQuery's does not.
+  return MakeValue("translate(encode(" + Bytes(args[0]) + ", 'base64'), E'\\n', '')", K::kString);
+}
+
+}  // namespace lqe::pg

@@ -1,0 +1,18 @@
+// BigQuery types to PostgreSQL types (the output contract in brief/common.md).
+#pragma once
+
+#include <string_view>
+
+#include "lqe/types.h"
+
+namespace lqe::pg {
+
+// "bigint", "double precision", ...; records, arrays and JSON are "jsonb".
+std::string_view PgTypeName(TypeKind kind);
+// A PG type for a value of `type` as the translator stores it (arrays of scalars as PG arrays).
+std::string PgStorageType(const Type& type);
+// INT64 and FLOAT64 and NUMERIC; the unknown NULL type counts as anything.
+bool IsNumber(const TypePtr& type);
+bool IsKind(const TypePtr& type, TypeKind kind);
+
+}  // namespace lqe::pg

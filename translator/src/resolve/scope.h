@@ -1,0 +1,70 @@
+// Name resolution: what a name in a query means (a column of a FROM item, a row used as a value,
+// an UNNEST element, a CTE) and the PG expression that reads it, with its BigQuery type.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ast/node.h"
+#include "lqe/types.h"
+
+namespace lqe::resolve {
+
+// An emitted PostgreSQL expression and its BigQuery type.
+struct Value {
+  std::string sql;
+  TypePtr type;
+  bool json_array = false;  // an ARRAY held as a jsonb array (catalogue REPEATED), not a PG array
+  bool loose_int = false;   // an integer literal (PG int4) or arithmetic on them
+  bool metadata_column = false;  // the top-level metadata column: always one JSON object
+  std::string path;              // where a record came from, for messages ("metadata.response")
+};
+
+struct Column {
+  std::string name;  // BigQuery name as declared
+  TypePtr type;
+  bool json_array = false;
+};
+
+// One FROM item visible by name.
+struct RangeVar {
+  enum class Kind : std::uint8_t { kRow, kValue };
+  Kind kind = Kind::kRow;
+  std::string name;             // BigQuery alias, matched case-insensitively; may be empty
+  std::string pg_alias;         // kRow: the PG qualifier (already quoted)
+  std::vector<Column> columns;  // kRow
+  Value value;                  // kValue: the element (UNNEST alias, WITH OFFSET alias)
+  bool fields_visible = false;  // kValue record from UNNEST: its fields resolve unqualified
+};
+
+struct Scope {
+  const Scope* parent = nullptr;
+  std::vector<RangeVar> vars;
+  std::vector<std::string> using_columns;  // JOIN ... USING (c): c resolves unqualified
+};
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+// The closest candidate by edit distance, or "" when none is close enough.
+std::string Suggest(std::string_view name, const std::vector<std::string>& candidates);
+// A `Did you mean "x"?` sentence, or "".
+std::string DidYouMean(std::string_view name, const std::vector<std::string>& candidates);
+
+// Reads column `c` of a kRow range var.
+Value ColumnValue(const RangeVar& var, const Column& c);
+// Reads field `name` of a record-typed value; throws kUnknownName with a suggestion.
+Value FieldOf(const Value& record, const ast::Identifier& name);
+// A JSON value holding an element of `type` (from -> or jsonb_array_elements) as a typed Value.
+Value FromJson(std::string json_sql, const TypePtr& type, std::string path);
+
+// The result of looking up the first name of a path.
+struct Lookup {
+  const RangeVar* var = nullptr;  // the name is a range variable
+  Value column;                   // otherwise: the column or implicit field it names
+  bool found = false;
+};
+// Looks `name` up through the scope chain; throws on ambiguity. found=false when absent.
+Lookup LookupName(const Scope& scope, const ast::Identifier& name);
+// Every name visible from `scope`, for suggestions.
+std::vector<std::string> VisibleNames(const Scope& scope);
+
+}  // namespace lqe::resolve
