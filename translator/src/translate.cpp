@@ -40,13 +40,28 @@ ast::QueryPtr ParseConsumer(const ConsumerQuery& consumer, const TranslateOption
   return std::move(std::get<ast::QueryPtr>(lowered));
 }
 
-// The consumer's query in place of the stored final SELECT; a consumer WITH nests in parentheses.
-std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer,
+// The consumer's query in place of the stored final SELECT. A consumer WITH joins the stored
+// one (PG allows one WITH per query level); if it reuses a stored CTE name, it shadows it as
+// in BigQuery, so it then stays nested in a derived table.
+std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer, std::string& with,
                          std::vector<OutputColumn>& columns) {
-  pg::QueryOut out =
-      consumer.with.empty() ? emitter.EmitFinal(consumer) : emitter.EmitQuery(consumer, true);
+  bool clash = false;
+  for (const auto& cte : consumer.with) {
+    for (const auto& [name, cols] : emitter.Ctes()) {
+      if (resolve::EqualsIgnoreCase(name, cte.name.name)) clash = true;
+    }
+  }
+  pg::QueryOut out;
+  if (clash) {
+    out = emitter.EmitQuery(consumer, true);
+    out.sql = "SELECT * FROM (" + out.sql + ") AS _consumer";
+  } else {
+    const std::string own = emitter.EmitCteList(consumer.with);
+    if (!own.empty()) with = with.empty() ? own : with + ", " + own.substr(5);
+    out = emitter.EmitFinal(consumer);
+  }
   for (auto& c : out.columns) columns.push_back({c.name, c.type});
-  return consumer.with.empty() ? out.sql : "(" + out.sql + ")";
+  return out.sql;
 }
 
 Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSource& phase) {
@@ -54,7 +69,7 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
   ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
   pg::Emitter emitter(options);
   Translation t;
-  const std::string with = emitter.EmitCteList(stored->with);
+  std::string with = emitter.EmitCteList(stored->with);
   for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
   std::string body;
   if (!options.consumer) {
@@ -66,7 +81,7 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
                                                                         : DiagSource::kConsumerLql;
     ast::QueryPtr consumer = ParseConsumer(*options.consumer, options, emitter);
     sandbox::Validate(*consumer, {t.cte_names});
-    body = EmitConsumer(emitter, *consumer, t.columns);
+    body = EmitConsumer(emitter, *consumer, with, t.columns);
   }
   t.pg_sql = with.empty() ? body : with + " " + body;
   t.params = emitter.TakeParams();

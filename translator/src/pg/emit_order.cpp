@@ -30,8 +30,8 @@ std::string Emitter::EmitOrderItem(const ast::OrderItem& item, std::vector<Selec
     type = alias->value.type;
     const bool literal = alias->value.sql.empty() || alias->value.sql[0] == '\'' ||
                          alias->value.loose_int || alias->value.sql == "NULL";
-    sql = literal || !IsKind(type, TypeKind::kString) ? std::to_string(alias - items->data() + 1)
-                                                      : alias->value.sql;
+    // A constant cannot be a PG sort key expression; its position can.
+    sql = literal ? std::to_string(alias - items->data() + 1) : alias->value.sql;
   } else {
     const Value v = EmitExpr(*item.expr);
     sql = v.sql;

@@ -158,12 +158,18 @@ Value ToEpoch(Emitter& e, const ast::Call& call, const char* scale) {
   return MakeValue("(floor(EXTRACT(EPOCH FROM " + t.sql + ")" + scale + "))::bigint", K::kInt64);
 }
 
+// The two values of a *_DIFF call (the third argument is a date part, not an expression).
+std::vector<Value> EmitTwo(Emitter& e, const ast::Call& call) {
+  return {e.EmitExpr(*call.args[0]), e.EmitExpr(*call.args[1])};
+}
+
 }  // namespace
 
 Value EmitTimestampTrunc(Emitter& e, const ast::Call& call) {
-  const auto args = EmitArgs(e, call);
-  Expect(args[0], *call.args[0], {K::kTimestamp}, "TIMESTAMP_TRUNC");
-  return MakeValue(Trunc(*call.args[1], args[0], K::kTimestamp, Tz(args, 2)), K::kTimestamp);
+  const Value x = e.EmitExpr(*call.args[0]);
+  Expect(x, *call.args[0], {K::kTimestamp}, "TIMESTAMP_TRUNC");
+  const std::string tz = call.args.size() > 2 ? e.EmitExpr(*call.args[2]).sql : "'UTC'";
+  return MakeValue(Trunc(*call.args[1], x, K::kTimestamp, tz), K::kTimestamp);
 }
 
 Value EmitDatetimeTrunc(Emitter& e, const ast::Call& call) {
@@ -199,7 +205,7 @@ Value EmitDateSub(Emitter& e, const ast::Call& c) {
 }
 
 Value EmitTimestampDiff(Emitter& e, const ast::Call& call) {
-  const auto args = EmitArgs(e, call);
+  const auto args = EmitTwo(e, call);
   const DatePart part = ReadDatePart(*call.args[2]);
   const long long us = MicrosPer(part.name);
   if (us == 0)
@@ -211,7 +217,7 @@ Value EmitTimestampDiff(Emitter& e, const ast::Call& call) {
 }
 
 Value EmitDatetimeDiff(Emitter& e, const ast::Call& call) {
-  const auto args = EmitArgs(e, call);
+  const auto args = EmitTwo(e, call);
   const DatePart part = ReadDatePart(*call.args[2]);
   if (const long long us = MicrosPer(part.name); us != 0 && part.name != "DAY") {
     return MakeValue("(trunc(EXTRACT(EPOCH FROM (" + args[0].sql + " - " + args[1].sql +
@@ -222,7 +228,7 @@ Value EmitDatetimeDiff(Emitter& e, const ast::Call& call) {
 }
 
 Value EmitDateDiff(Emitter& e, const ast::Call& call) {
-  const auto args = EmitArgs(e, call);
+  const auto args = EmitTwo(e, call);
   const DatePart part = ReadDatePart(*call.args[2]);
   return MakeValue(CalendarDiff(part, args[0].sql, args[1].sql, *call.args[2]), K::kInt64);
 }
