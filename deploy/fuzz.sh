@@ -30,7 +30,11 @@ if [[ ${#targets[@]} -eq 0 ]]; then
   echo "fuzz.sh: no fuzz targets" >&2
   exit 1
 fi
-nice -n 10 cmake --build "$BUILD" -j2 --target "${targets[@]}"
+if ! nice -n 10 cmake --build "$BUILD" -j2 --target "${targets[@]}" >"$BUILD/build.log" 2>&1; then
+  grep -E "error|Error" -A5 "$BUILD/build.log" | head -n 60 >&2
+  echo "fuzz.sh: build failed (full log: build-fuzz/build.log)" >&2
+  exit 1
+fi
 
 WORK=$(mktemp -d /tmp/lqe-fuzz.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -40,6 +44,8 @@ for t in "${targets[@]}"; do
   mkdir -p "$WORK/$t/corpus" "$WORK/$t/artifacts"
   args=("$WORK/$t/corpus")
   [[ -d "$seeds" ]] && args+=("$seeds")
+  dict="$ROOT/tests/fuzz/$t.dict"
+  [[ -f "$dict" ]] && args=(-dict="$dict" "${args[@]}")
   echo "fuzz.sh: $t for ${SECONDS_PER_TARGET}s"
   if ! "$BUILD/tests/fuzz/$t" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=10 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$WORK/$t/artifacts/" \

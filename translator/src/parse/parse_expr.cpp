@@ -350,8 +350,7 @@ ast::ExprPtr Parser::ParsePrimary(bool& parenthesized) {
 }
 
 ast::ExprPtr Parser::ParseParenthesized(bool& parenthesized) {
-  const lex::Token& open = Next();
-  DepthGuard guard(*this);
+  const lex::Token& open = Next();  // depth is counted by the ParseExpr / ParseQueryExpr below
   if (StartsQuery()) {
     auto sub = std::make_unique<ast::ScalarSubquery>(ast::SourceSpan{open.begin, 0});
     sub->subquery = ParseQueryExpr();

@@ -48,7 +48,6 @@ bool EndsOperand(const lex::Token& tok) {
 }  // namespace
 
 ast::ExprPtr Parser::ParseCall(ast::Identifier name, bool safe, std::uint32_t begin) {
-  DepthGuard guard(*this);
   auto call = std::make_unique<ast::Call>(ast::SourceSpan{begin, 0});
   call->name = std::move(name);
   call->safe = safe;

@@ -1,0 +1,1 @@
+select t.timestamp, t.id, t.event_message, t.metadata from edge_logs as t cross join unnest(t.metadata) as m cross join unnest(m.request) as request where request.path like '/rest%' order by t.timestamp desc limit 100

@@ -1,0 +1,1 @@
+select `function_id`, `request`.`path`, `log_type` from function_edge_logs cross join unnest(metadata) as metadata cross join unnest(metadata.request) as request

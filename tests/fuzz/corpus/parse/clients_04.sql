@@ -1,0 +1,1 @@
+select id, function_id, status_code from function_edge_logs as f cross join unnest(f.metadata) as metadata cross join unnest(metadata.response) as response where function_id = @function_id

@@ -1,0 +1,1 @@
+select el.timestamp, edge_logs.timestamp from edge_logs el, edge_logs

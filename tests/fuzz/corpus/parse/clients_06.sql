@@ -1,0 +1,1 @@
+select event_message::text from postgres_logs where event_message like '%cron%'

@@ -1,0 +1,1 @@
+select count(*) as count from auth_logs where timestamp > '2024-01-01T00:00:00.000Z' and t.timestamp <= '2024-01-02'

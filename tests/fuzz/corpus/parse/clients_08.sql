@@ -1,0 +1,1 @@
+select 'it''s', 'a\\b', "double", '' from t where x = 'O''Brien'

@@ -1,0 +1,1 @@
+select cast(timestamp as datetime) as timestamp, cast(status as int64), cast(x as STRING) from t

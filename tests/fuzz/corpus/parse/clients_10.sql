@@ -1,0 +1,1 @@
+select safe_divide(countif(status_code >= 500), count(*)) * 100 as error_rate, approx_quantiles(latency, 100)[OFFSET(99)] as p99 from t

@@ -1,0 +1,1 @@
+select ifnull(x, 'none'), coalesce(y, 0), starts_with(path, '/rest'), lower(method), concat(a, '-', b) from t

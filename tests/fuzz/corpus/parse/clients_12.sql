@@ -1,0 +1,1 @@
+select count(case when status_code >= 500 then 1 end), count(distinct if(ok, id, null)) from t

@@ -1,0 +1,1 @@
+select json_value(event_message, '$.level'), json_query(x, '$'), parse_timestamp('%Y-%m-%d', s), timestamp(x) from t

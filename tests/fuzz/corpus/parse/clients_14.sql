@@ -1,0 +1,1 @@
+select identifier, path from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r where identifier in ('a', 'b') and path not in ('/x') and status between 200 and 299

@@ -1,0 +1,1 @@
+with my_logs as (select * from edge_logs where x = 1) select * from my_logs union all select * from edge_logs

@@ -1,0 +1,1 @@
+select a.id from auth_logs a left join (edge_logs e cross join unnest(e.metadata) as m) on a.id = e.id

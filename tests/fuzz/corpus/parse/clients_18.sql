@@ -1,0 +1,1 @@
+select l.id, c.n from edge_logs l join (select id, count(*) as n from postgres_logs group by id) c on c.id = l.id

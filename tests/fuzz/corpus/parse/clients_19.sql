@@ -1,0 +1,1 @@
+select metadata[SAFE_OFFSET(0)].request[SAFE_OFFSET(0)].path, metadata[0].parsed[0].error_severity from postgres_logs

@@ -1,0 +1,1 @@
+select p.error_severity, count(*) from postgres_logs t cross join unnest(t.metadata) as m left join unnest(m.parsed) as p on true group by 1, 2, 3

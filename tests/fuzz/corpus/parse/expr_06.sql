@@ -1,0 +1,1 @@
+select 1 << 2 >> 3, a & b, a | b, a ^ b, a & b | c ^ d

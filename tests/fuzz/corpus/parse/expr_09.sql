@@ -1,0 +1,1 @@
+select not a = b and c or d

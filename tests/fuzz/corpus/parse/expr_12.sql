@@ -1,0 +1,1 @@
+select a is distinct from b, a is not distinct from b

@@ -1,0 +1,1 @@
+select a like 'x%', a not like @p

@@ -1,0 +1,1 @@
+select case when a then b end is null

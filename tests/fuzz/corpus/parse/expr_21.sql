@@ -1,0 +1,1 @@
+select cast(x as string(10)), cast(y as numeric(10, 2)), cast(z as bignumeric), cast(w as bytes(max))

@@ -1,0 +1,1 @@
+select a::int, b::float, c::bool, d::boolean, e::timestamp, f::timestamptz, g::date, h::numeric, i::jsonb, j::json

@@ -1,0 +1,1 @@
+select extract(year from ts), extract(dayofweek from ts), extract(date from ts at time zone 'UTC')

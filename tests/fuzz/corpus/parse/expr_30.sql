@@ -1,0 +1,1 @@
+select interval from t where interval = 'hourly'

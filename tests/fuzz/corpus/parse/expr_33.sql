@@ -1,0 +1,1 @@
+select [1, 2, 3], [], array[1, 2], array<int64>[1, 2], array<string>[]

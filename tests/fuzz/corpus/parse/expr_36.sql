@@ -1,0 +1,1 @@
+select f(x).y, g(x).y.z, (a).b, (a.b).c

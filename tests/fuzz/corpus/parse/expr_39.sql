@@ -1,0 +1,1 @@
+select q[offset(50)] from (select approx_quantiles(x, 100) as q from t)

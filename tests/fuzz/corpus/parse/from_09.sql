@@ -1,0 +1,1 @@
+select 1 from a left join b on true left outer join c on c.y = b.y

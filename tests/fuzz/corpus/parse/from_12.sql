@@ -1,0 +1,1 @@
+select 1 from t cross join unnest(t.metadata) as m cross join unnest(m.request) as r

@@ -1,0 +1,1 @@
+select 1 from t left join unnest(t.metadata) as m on true

@@ -1,0 +1,1 @@
+select x from unnest([1, 2]) x with offset

@@ -1,0 +1,1 @@
+select 1 from (select 1 as x) as s join (select 2 as y) s2 on s.x = s2.y

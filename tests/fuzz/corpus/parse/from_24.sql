@@ -1,0 +1,1 @@
+select 1 from a left join (b cross join unnest(b.metadata) as m) on a.id = b.id

@@ -1,0 +1,1 @@
+select count(*), count(x), count(distinct x), COUNT(DISTINCT IF(a, b, null))

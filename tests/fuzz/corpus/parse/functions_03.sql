@@ -1,0 +1,1 @@
+select string_agg(x, ', ' order by x), string_agg(distinct x)

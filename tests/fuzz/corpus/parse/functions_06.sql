@@ -1,0 +1,1 @@
+select timestamp_trunc(t.timestamp, minute), TIMESTAMP_TRUNC(ts, HOUR), timestamp_trunc(ts, Day)

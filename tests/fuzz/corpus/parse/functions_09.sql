@@ -1,0 +1,1 @@
+select current_timestamp, current_date, current_datetime, current_time, current_timestamp()

@@ -1,0 +1,1 @@
+select json_value(metadata, '$.a'), json_query(j, '$.b'), to_json_string(s)

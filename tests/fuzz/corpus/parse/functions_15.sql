@@ -1,0 +1,1 @@
+select sum(x) over (order by ts rows between unbounded preceding and current row)

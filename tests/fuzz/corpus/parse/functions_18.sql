@@ -1,0 +1,1 @@
+select percentile_cont(x, 0.5) over (), ntile(4) over (order by x)

@@ -1,0 +1,1 @@
+select * except (a, b) from t

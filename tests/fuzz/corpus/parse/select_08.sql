@@ -1,0 +1,1 @@
+select * except (a) replace ('x' as b) from t

@@ -1,0 +1,1 @@
+select timestamp as timestamp from t

@@ -1,0 +1,1 @@
+select a from t where a > 1 group by a, 2, 3 having count(*) > 1 qualify row_number() over (partition by a) = 1

@@ -1,0 +1,1 @@
+with a as (select 1 as x), b as (select x from a) select * from b

@@ -1,0 +1,1 @@
+select 1 union all select 2 union all select 3

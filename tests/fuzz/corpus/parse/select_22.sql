@@ -1,0 +1,1 @@
+select 1 intersect distinct select 2

@@ -1,0 +1,1 @@
+(select 1) union all (select 2 order by 1 limit 1) order by 1 limit 5

@@ -1,0 +1,4 @@
+-- leading comment — with an em dash
+select 1 # hash comment
+/* block
+comment */

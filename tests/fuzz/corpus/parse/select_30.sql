@@ -1,0 +1,1 @@
+select (select max(x) from t) as m, exists(select 1 from t where t.a = u.a) from u

@@ -1,0 +1,109 @@
+-- logs.all: the log listing endpoint (service spec §2.3, §2.5, §4.2).
+-- One CTE per log source, each restricted to one project and the optional time range and ordered
+-- newest first; sandboxed callers query these CTEs by name. The final selection reads edge_logs.
+-- Time bounds: an absent or empty parameter means unbounded; the start is exclusive, the end
+-- inclusive.
+with edge_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.edge` as t
+  where t.project = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+postgres_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.postgres` as t
+  where t.project = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+function_edge_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.function_edge` as t
+  cross join unnest(t.metadata) as m
+  where m.project_ref = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+function_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.function_events` as t
+  cross join unnest(t.metadata) as m
+  where m.project_ref = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+auth_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.auth` as t
+  where t.project = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+realtime_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.realtime` as t
+  cross join unnest(t.metadata) as m
+  where m.project = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+storage_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.storage` as t
+  cross join unnest(t.metadata) as m
+  where m.project = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+restapi_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.restapi` as t
+  where t.project = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+pooler_logs as (
+  select t.timestamp, t.id, t.event_message, t.metadata
+  from `logs.pooler` as t
+  where t.project = @project
+    and case when coalesce(@iso_timestamp_start, '') = '' then true
+             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
+    and case when coalesce(@iso_timestamp_end, '') = '' then true
+             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+  order by t.timestamp desc
+),
+-- The names existing clients still send for restapi_logs and pooler_logs.
+postgrest_logs as (
+  select timestamp, id, event_message, metadata from restapi_logs
+),
+pgbouncer_logs as (
+  select timestamp, id, event_message, metadata from pooler_logs
+)
+select id, timestamp, event_message, metadata
+from edge_logs
+limit 100
