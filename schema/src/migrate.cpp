@@ -25,6 +25,15 @@ void EnsureBookkeeping(pqxx::connection& conn) {
   tx.commit();
 }
 
+// A quoted SQL string literal. Not pqxx's quote(): inlined in a Release build, GCC 12 reports a
+// false -Wrestrict positive inside it.
+std::string Literal(pqxx::transaction_base& tx, const std::string& value) {
+  std::string out = "'";
+  out += tx.esc(value);
+  out += '\'';
+  return out;
+}
+
 struct Applied {
   std::string name;
   std::string checksum;
@@ -57,8 +66,11 @@ int SeedCatalogue(pqxx::connection& conn) {
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& e = entries[i];
     if (i > 0) sql += ',';
-    sql += "(" + tx.quote(e.source) + "," + tx.quote(e.path) + "," + tx.quote(e.type) + "," +
-           tx.quote(e.mode) + ")";
+    for (const std::string* part : {&e.source, &e.path, &e.type, &e.mode}) {
+      sql += part == &e.source ? '(' : ',';
+      sql += Literal(tx, *part);
+    }
+    sql += ')';
   }
   sql += " ON CONFLICT (source, path) DO NOTHING";
   const auto result = tx.exec(sql);
@@ -135,7 +147,7 @@ MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migr
       EnsurePartitionsAroundToday(conn, options.partition_days_back, options.partition_days_ahead);
   if (options.gateway_password) {
     pqxx::work tx(conn);
-    tx.exec("ALTER ROLE lqe_gateway PASSWORD " + tx.quote(*options.gateway_password));
+    tx.exec("ALTER ROLE lqe_gateway PASSWORD " + Literal(tx, *options.gateway_password));
     tx.commit();
   }
   return report;

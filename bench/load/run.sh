@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Load benchmark: generates N edge events (default 1M) to a file, loads them with `lqe load` into
+# a fresh database on a throwaway PostgreSQL 15 cluster, and reports events/s for both steps.
+# Usage: bench/load/run.sh [COUNT] [SOURCE]   (LQE_BIN overrides the binary, default build/lqe)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source deploy/lib/pg-cluster.sh
+
+COUNT=${1:-1000000}
+SOURCE=${2:-edge}
+LQE=${LQE_BIN:-$PWD/build/lqe}
+TMP=$(mktemp -d /tmp/lqe-load-bench.XXXXXX)
+chmod 755 "$TMP"
+cleanup() {
+  pg_cluster_stop "$TMP/pg"
+  rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+now() { date +%s.%N; }
+rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n / (b - a) }'; }
+
+PORT=$(pg_free_port)
+pg_cluster_init "$TMP/pg"
+pg_cluster_start "$TMP/pg" "$PORT"
+DSN="postgresql://postgres@127.0.0.1:$PORT/bench"
+psql "postgresql://postgres@127.0.0.1:$PORT/postgres" -q -c "CREATE DATABASE bench"
+"$LQE" migrate --dsn "$DSN" >/dev/null
+
+t0=$(now)
+"$LQE" generate --source "$SOURCE" --count "$COUNT" --seed 1 >"$TMP/events.ndjson"
+t1=$(now)
+size=$(du -m "$TMP/events.ndjson" | cut -f1)
+echo "generate: $COUNT $SOURCE events (${size} MB) in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s: $(rate "$COUNT" "$t0" "$t1") events/s"
+
+t2=$(now)
+"$LQE" load --dsn "$DSN" --source "$SOURCE" "$TMP/events.ndjson"
+t3=$(now)
+echo "load: $(rate "$COUNT" "$t2" "$t3") events/s end to end (wall clock incl. connect)"
+
+psql "$DSN" -c "SELECT count(*) AS rows, count(DISTINCT project) AS projects FROM logs.$SOURCE"
+psql "$DSN" -c "SELECT count(*) AS catalogue_rows FROM logs.field_catalogue WHERE source = '$SOURCE'"
