@@ -138,7 +138,6 @@ int Run(TranslateArgs& args) {
                                   : d.source == DiagSource::kConsumerSql ? args.sql
                                                                          : args.lql;
     std::cerr << RenderCaret(d, text) << "\n";
-    if (!d.hint.empty()) std::cerr << "hint: " << d.hint << "\n";
     return 1;
   }
   const Translation& t = result.value();

@@ -69,7 +69,6 @@ std::string Render(const TranslateResult& r, const std::string& stored,
     const Diagnostic& d = r.error();
     std::string out =
         "ERROR: " + RenderCaret(d, d.source == DiagSource::kStored ? stored : consumer);
-    if (!d.hint.empty()) out += "\nhint: " + d.hint;
     return out;
   }
   const Translation& t = r.value();

@@ -202,7 +202,10 @@ Value Emitter::EmitBetween(const ast::Between& between) {
   const Value v = EmitExpr(*between.operand);
   const Value lo = EmitExpr(*between.low);
   const Value hi = EmitExpr(*between.high);
-  const std::string collate = IsKind(v.type, TypeKind::kString) ? " COLLATE \"C\"" : "";
+  const bool strings = IsKind(v.type, TypeKind::kString) &&
+                       !IsKind(lo.type, TypeKind::kTimestamp) &&
+                       (IsKind(lo.type, TypeKind::kString) || IsKind(lo.type, TypeKind::kUnknown));
+  const std::string collate = strings ? " COLLATE \"C\"" : "";
   return Make("(" + v.sql + collate + (between.negated ? " NOT BETWEEN " : " BETWEEN ") + lo.sql +
                   " AND " + hi.sql + ")",
               T(TypeKind::kBool));
@@ -266,22 +269,26 @@ Value Emitter::EmitCase(const ast::Case& c) {
 }
 
 Value Emitter::EmitInterval(const ast::Interval& interval) {
-  static constexpr std::pair<std::string_view, std::string_view> kUnits[] = {
-      {"MICROSECOND", "microsecond"},
-      {"MILLISECOND", "millisecond"},
-      {"SECOND", "second"},
-      {"MINUTE", "minute"},
-      {"HOUR", "hour"},
-      {"DAY", "day"},
-      {"WEEK", "week"},
-      {"MONTH", "month"},
-      {"QUARTER", "3 month"},
-      {"YEAR", "year"}};
-  std::string_view unit;
-  for (const auto& [bq, pgu] : kUnits) {
-    if (resolve::EqualsIgnoreCase(bq, interval.unit.name)) unit = pgu;
+  struct Unit {
+    std::string_view bq;
+    std::string_view pg;
+    int factor;
+  };
+  static constexpr Unit kUnits[] = {{"MICROSECOND", "microsecond", 1},
+                                    {"MILLISECOND", "millisecond", 1},
+                                    {"SECOND", "second", 1},
+                                    {"MINUTE", "minute", 1},
+                                    {"HOUR", "hour", 1},
+                                    {"DAY", "day", 1},
+                                    {"WEEK", "week", 1},
+                                    {"MONTH", "month", 1},
+                                    {"QUARTER", "month", 3},
+                                    {"YEAR", "year", 1}};
+  const Unit* unit = nullptr;
+  for (const auto& u : kUnits) {
+    if (resolve::EqualsIgnoreCase(u.bq, interval.unit.name)) unit = &u;
   }
-  if (unit.empty()) {
+  if (!unit) {
     Fail(DiagCode::kUnsupported, interval.unit.span,
          "unsupported interval unit " + interval.unit.name);
   }
@@ -289,11 +296,13 @@ Value Emitter::EmitInterval(const ast::Interval& interval) {
   if (!IsKind(n.type, TypeKind::kInt64)) {
     Fail(DiagCode::kType, interval.value->span, "INTERVAL expects an INT64 value");
   }
-  const bool literal = interval.value->Is<ast::Literal>();
-  if (literal && unit.find(' ') == std::string_view::npos) {
-    return Make("interval '" + n.sql + " " + std::string(unit) + "'", T(TypeKind::kInterval));
+  const std::string pg_unit(unit->pg);
+  if (interval.value->Is<ast::Literal>() && n.sql.size() < 15) {
+    const long long count = std::stoll(n.sql) * unit->factor;
+    return Make("interval '" + std::to_string(count) + " " + pg_unit + "'", T(TypeKind::kInterval));
   }
-  return Make("(" + n.sql + " * interval '1 " + std::string(unit) + "')", T(TypeKind::kInterval));
+  return Make("(" + n.sql + " * interval '" + std::to_string(unit->factor) + " " + pg_unit + "')",
+              T(TypeKind::kInterval));
 }
 
 Value Emitter::EmitArrayCtor(const ast::ArrayCtor& ctor) {

@@ -223,6 +223,10 @@ std::string Emitter::EmitJoin(const ast::Join& join, std::vector<std::string>& c
     }
   } else {
     right = EmitFromItem(*join.right, right_conditions, false);
+    if (!right) {  // FROM t, t.record: an implicit UNNEST of one record binds without a join
+      conditions.insert(conditions.end(), right_conditions.begin(), right_conditions.end());
+      return left;
+    }
     if (join.right->Is<ast::Join>()) *right = "(" + *right + ")";
   }
   std::string sql = left;

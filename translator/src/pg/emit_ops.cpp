@@ -104,7 +104,11 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
   }
   if (IsComparison(b.op)) {
     const bool ordered = b.op == Op::kLt || b.op == Op::kLe || b.op == Op::kGt || b.op == Op::kGe;
-    const bool strings = IsKind(l.type, TypeKind::kString) || IsKind(r.type, TypeKind::kString);
+    // Byte-wise order for STRING on both sides (a NULL literal counts as either).
+    const bool strings =
+        (IsKind(l.type, TypeKind::kString) || IsKind(l.type, TypeKind::kUnknown)) &&
+        (IsKind(r.type, TypeKind::kString) || IsKind(r.type, TypeKind::kUnknown)) &&
+        !(IsKind(l.type, TypeKind::kUnknown) && IsKind(r.type, TypeKind::kUnknown));
     const std::string collate = ordered && strings ? " COLLATE \"C\"" : "";
     return Make("(" + l.sql + collate + " " + op + " " + r.sql + ")",
                 Type::Scalar(TypeKind::kBool));

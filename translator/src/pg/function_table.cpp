@@ -254,7 +254,13 @@ Value MakeValue(std::string sql, TypePtr type) {
 }
 
 std::string Over(Emitter& e, const ast::Call& call) {
-  return call.over ? " OVER (" + e.EmitWindowSpec(*call.over) + ")" : "";
+  if (!call.over) return "";
+  const ast::WindowSpec& w = *call.over;
+  // OVER w names the window; PG refuses OVER (w) when w has a frame.
+  if (w.base_name && w.partition_by.empty() && w.order_by.empty() && !w.frame) {
+    return " OVER " + e.EmitWindowSpec(w);
+  }
+  return " OVER (" + e.EmitWindowSpec(w) + ")";
 }
 
 DatePart ReadDatePart(const ast::Expr& arg) {

@@ -70,6 +70,10 @@ Value EmitContainsSubstr(Emitter& e, const ast::Call& call) {
 
 Value EmitCaseFn(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
+  if (!IsKind(args[0].type, K::kString) && !IsKind(args[0].type, K::kUnknown)) {
+    Fail(DiagCode::kType, call.args[0]->span,
+         Upper(call.name.name) + " expects STRING, got " + TypeName(*args[0].type));
+  }
   return MakeValue(LowerName(call) + "(" + args[0].sql + ")", K::kString);
 }
 

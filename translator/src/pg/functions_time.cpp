@@ -67,7 +67,7 @@ std::string Trunc(const ast::Expr& part_arg, const Value& x, K kind, const std::
         kind == K::kTimestamp ? "(" + x.sql + " AT TIME ZONE " + tz + ")" : x.sql;
     const std::string jan4 =
         "make_timestamp(EXTRACT(ISOYEAR FROM " + local + ")::integer, 1, 4, 0, 0, 0)";
-    sql = kind == K::kTimestamp ? "date_trunc('week', " + jan4 + ") AT TIME ZONE " + tz
+    sql = kind == K::kTimestamp ? "(date_trunc('week', " + jan4 + ") AT TIME ZONE " + tz + ")"
                                 : "date_trunc('week', " + jan4 + ")";
   } else {
     Fail(DiagCode::kUnsupported, part_arg.span, "unsupported date part " + part.name);
