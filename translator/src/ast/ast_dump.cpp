@@ -190,7 +190,9 @@ void Dumper::DumpQuery(const Query& q, int depth) {
     Line(depth + 1, "With " + IdentText(cte.name) + " " + Span(cte.span));
     DumpQuery(*cte.query, depth + 2);
   }
-  if (q.body) DumpQueryNode(*q.body, depth + 1);
+  if (q.body) {
+    DumpQueryNode(*q.body, depth + 1);
+  }
   if (!q.order_by.empty()) {
     Label(depth + 1, "order_by");
     DumpOrder(q.order_by, depth + 2);
@@ -225,7 +227,9 @@ void Dumper::DumpSelectItem(const SelectItem& item, int depth) {
   std::string head = item.kind == SelectItem::Kind::kStar       ? "Star"
                      : item.kind == SelectItem::Kind::kPathStar ? "PathStar"
                                                                 : "Item";
-  if (item.alias) head += " alias=" + IdentText(*item.alias);
+  if (item.alias) {
+    head += " alias=" + IdentText(*item.alias);
+  }
   if (!item.except.empty()) {
     head += " except=(";
     for (std::size_t i = 0; i < item.except.size(); ++i) {
@@ -234,7 +238,9 @@ void Dumper::DumpSelectItem(const SelectItem& item, int depth) {
     head += ")";
   }
   Line(depth, head + " " + Span(item.span));
-  if (item.expr) DumpExpr(*item.expr, depth + 1);
+  if (item.expr) {
+    DumpExpr(*item.expr, depth + 1);
+  }
   for (const auto& r : item.replace) {
     Line(depth + 1, "Replace " + IdentText(r.name));
     DumpExpr(*r.expr, depth + 2);
@@ -243,10 +249,16 @@ void Dumper::DumpSelectItem(const SelectItem& item, int depth) {
 
 void Dumper::DumpSelect(const Select& s, int depth) {
   std::string head = "Select";
-  if (s.distinct) head += " DISTINCT";
-  if (s.as_struct) head += " AS STRUCT";
+  if (s.distinct) {
+    head += " DISTINCT";
+  }
+  if (s.as_struct) {
+    head += " AS STRUCT";
+  }
   Line(depth, head + " " + Span(s.span));
-  for (const SelectItem& item : s.items) DumpSelectItem(item, depth + 1);
+  for (const SelectItem& item : s.items) {
+    DumpSelectItem(item, depth + 1);
+  }
   if (s.from) {
     Label(depth + 1, "from");
     DumpFrom(*s.from, depth + 2);
@@ -275,7 +287,9 @@ void Dumper::DumpFrom(const FromItem& f, int depth) {
     case NodeKind::kTableRef: {
       const auto& t = f.As<TableRef>();
       std::string name;
-      for (std::size_t i = 0; i < t.name.size(); ++i) name += (i ? "." : "") + IdentText(t.name[i]);
+      for (std::size_t i = 0; i < t.name.size(); ++i) {
+        name += (i ? "." : "") + IdentText(t.name[i]);
+      }
       Line(depth, "TableRef " + name + (t.alias ? " alias=" + IdentText(*t.alias) : "") + " " +
                       Span(t.span));
       return;
@@ -283,7 +297,9 @@ void Dumper::DumpFrom(const FromItem& f, int depth) {
     case NodeKind::kJoin: {
       const auto& j = f.As<Join>();
       std::string head = std::string("Join ") + JoinKindName(j.join_kind);
-      if (j.parenthesized) head += " parenthesized";
+      if (j.parenthesized) {
+        head += " parenthesized";
+      }
       if (!j.using_columns.empty()) {
         head += " using=(";
         for (std::size_t i = 0; i < j.using_columns.size(); ++i) {
@@ -303,9 +319,15 @@ void Dumper::DumpFrom(const FromItem& f, int depth) {
     case NodeKind::kUnnestRef: {
       const auto& u = f.As<UnnestRef>();
       std::string head = "UnnestRef";
-      if (u.alias) head += " alias=" + IdentText(*u.alias);
-      if (u.with_offset) head += " with_offset";
-      if (u.offset_alias) head += " offset_alias=" + IdentText(*u.offset_alias);
+      if (u.alias) {
+        head += " alias=" + IdentText(*u.alias);
+      }
+      if (u.with_offset) {
+        head += " with_offset";
+      }
+      if (u.offset_alias) {
+        head += " offset_alias=" + IdentText(*u.offset_alias);
+      }
       Line(depth, head + " " + Span(u.span));
       DumpExpr(*u.array, depth + 1);
       return;
@@ -323,16 +345,24 @@ void Dumper::DumpFrom(const FromItem& f, int depth) {
 }
 
 void Dumper::DumpExprList(const char* label, const ExprList& list, int depth) {
-  if (list.empty()) return;
+  if (list.empty()) {
+    return;
+  }
   Label(depth, label);
-  for (const ExprPtr& e : list) DumpExpr(*e, depth + 1);
+  for (const ExprPtr& e : list) {
+    DumpExpr(*e, depth + 1);
+  }
 }
 
 void Dumper::DumpOrder(const std::vector<OrderItem>& items, int depth) {
   for (const OrderItem& item : items) {
     std::string head = item.descending ? "Order DESC" : "Order ASC";
-    if (item.nulls == OrderItem::Nulls::kFirst) head += " NULLS FIRST";
-    if (item.nulls == OrderItem::Nulls::kLast) head += " NULLS LAST";
+    if (item.nulls == OrderItem::Nulls::kFirst) {
+      head += " NULLS FIRST";
+    }
+    if (item.nulls == OrderItem::Nulls::kLast) {
+      head += " NULLS LAST";
+    }
     Line(depth, head);
     DumpExpr(*item.expr, depth + 1);
   }
@@ -352,10 +382,14 @@ void Dumper::DumpWindow(const WindowSpec& w, int depth) {
                         (f.unit == WindowFrame::Unit::kRows ? "ROWS" : "RANGE") + " " +
                         Span(f.span));
     Line(depth + 2, std::string("start ") + FrameBoundName(f.start.kind));
-    if (f.start.offset) DumpExpr(*f.start.offset, depth + 3);
+    if (f.start.offset) {
+      DumpExpr(*f.start.offset, depth + 3);
+    }
     if (f.end) {
       Line(depth + 2, std::string("end ") + FrameBoundName(f.end->kind));
-      if (f.end->offset) DumpExpr(*f.end->offset, depth + 3);
+      if (f.end->offset) {
+        DumpExpr(*f.end->offset, depth + 3);
+      }
     }
   }
 }
@@ -390,12 +424,22 @@ void Dumper::DumpLiteral(const Literal& l, int depth) {
 
 void Dumper::DumpCall(const Call& c, int depth) {
   std::string head = "Call " + std::string(c.safe ? "SAFE." : "") + IdentText(c.name);
-  if (c.star) head += " (*)";
-  if (c.distinct) head += " DISTINCT";
-  if (c.null_handling == Call::NullHandling::kIgnoreNulls) head += " IGNORE NULLS";
-  if (c.null_handling == Call::NullHandling::kRespectNulls) head += " RESPECT NULLS";
+  if (c.star) {
+    head += " (*)";
+  }
+  if (c.distinct) {
+    head += " DISTINCT";
+  }
+  if (c.null_handling == Call::NullHandling::kIgnoreNulls) {
+    head += " IGNORE NULLS";
+  }
+  if (c.null_handling == Call::NullHandling::kRespectNulls) {
+    head += " RESPECT NULLS";
+  }
   Line(depth, head + " " + Span(c.span));
-  for (const ExprPtr& a : c.args) DumpExpr(*a, depth + 1);
+  for (const ExprPtr& a : c.args) {
+    DumpExpr(*a, depth + 1);
+  }
   if (!c.order_by.empty()) {
     Label(depth + 1, "order_by");
     DumpOrder(c.order_by, depth + 2);
@@ -421,8 +465,9 @@ void Dumper::DumpExpr(const Expr& e, int depth) {
       return;
     case NodeKind::kPath: {
       std::string path;
-      for (const Identifier& p : e.As<Path>().parts)
+      for (const Identifier& p : e.As<Path>().parts) {
         path += (path.empty() ? "" : ".") + IdentText(p);
+      }
       Line(depth, "Path " + path + " " + span);
       return;
     }
@@ -542,17 +587,25 @@ void Dumper::DumpExpr(const Expr& e, int depth) {
       const auto& a = e.As<ArrayCtor>();
       Line(depth,
            "Array" + (a.element_type ? "<" + TypeName(*a.element_type) + ">" : "") + " " + span);
-      for (const ExprPtr& el : a.elements) DumpExpr(*el, depth + 1);
-      if (a.subquery) DumpQuery(*a.subquery, depth + 1);
+      for (const ExprPtr& el : a.elements) {
+        DumpExpr(*el, depth + 1);
+      }
+      if (a.subquery) {
+        DumpQuery(*a.subquery, depth + 1);
+      }
       return;
     }
     case NodeKind::kStructCtor: {
       const auto& s = e.As<StructCtor>();
       std::string head = s.tuple_syntax ? "Tuple" : "Struct";
-      if (s.declared_type) head += " " + TypeName(*s.declared_type);
+      if (s.declared_type) {
+        head += " " + TypeName(*s.declared_type);
+      }
       Line(depth, head + " " + span);
       for (const auto& f : s.fields) {
-        if (f.alias) Line(depth + 1, "as " + IdentText(*f.alias));
+        if (f.alias) {
+          Line(depth + 1, "as " + IdentText(*f.alias));
+        }
         DumpExpr(*f.value, depth + 1 + (f.alias ? 1 : 0));
       }
       return;

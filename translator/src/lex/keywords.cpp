@@ -120,17 +120,25 @@ int CompareUpper(std::string_view a, std::string_view b) {
   for (std::size_t i = 0; i < n; ++i) {
     const char x = Upper(a[i]);
     const char y = Upper(b[i]);
-    if (x != y) return x < y ? -1 : 1;
+    if (x != y) {
+      return x < y ? -1 : 1;
+    }
   }
-  if (a.size() == b.size()) return 0;
+  if (a.size() == b.size()) {
+    return 0;
+  }
   return a.size() < b.size() ? -1 : 1;
 }
 
 // Optimal string alignment distance: edits plus adjacent transpositions ("form" -> "from" is 1).
 std::size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 0; i <= a.size(); ++i) {
+    d[i][0] = i;
+  }
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    d[0][j] = j;
+  }
   for (std::size_t i = 1; i <= a.size(); ++i) {
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t cost = Upper(a[i - 1]) == Upper(b[j - 1]) ? 0 : 1;
@@ -151,13 +159,17 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 }
 
 bool IsReservedKeyword(std::string_view word) {
-  if (word.empty() || word.size() > 20) return false;
+  if (word.empty() || word.size() > 20) {
+    return false;
+  }
   std::size_t lo = 0;
   std::size_t hi = std::size(kReserved);
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
     const int c = CompareUpper(kReserved[mid], word);
-    if (c == 0) return true;
+    if (c == 0) {
+      return true;
+    }
     if (c < 0) {
       lo = mid + 1;
     } else {
@@ -168,11 +180,15 @@ bool IsReservedKeyword(std::string_view word) {
 }
 
 std::string_view NearestKeyword(std::string_view word) {
-  if (word.size() < 3 || word.size() > 24) return {};
+  if (word.size() < 3 || word.size() > 24) {
+    return {};
+  }
   std::string_view best;
   std::size_t best_distance = 3;
   for (std::string_view kw : kReserved) {
-    if (kw.size() < 3) continue;
+    if (kw.size() < 3) {
+      continue;
+    }
     const std::size_t limit = kw.size() <= 4 ? 1 : 2;
     const std::size_t d = EditDistance(word, kw);
     // Ties go to the keyword of the same length (form: FROM, not FOR).

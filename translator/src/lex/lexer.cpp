@@ -33,7 +33,9 @@ class Lexer {
     std::vector<Token> tokens;
     tokens.reserve(text_.size() / 4 + 2);
     while (true) {
-      if (!SkipSpaceAndComments()) return error_;
+      if (!SkipSpaceAndComments()) {
+        return error_;
+      }
       Token tok;
       tok.begin = static_cast<std::uint32_t>(pos_);
       if (pos_ >= text_.size()) {
@@ -42,7 +44,9 @@ class Lexer {
         tokens.push_back(std::move(tok));
         return tokens;
       }
-      if (!LexOne(tok, tokens.empty() ? nullptr : &tokens.back())) return error_;
+      if (!LexOne(tok, tokens.empty() ? nullptr : &tokens.back())) {
+        return error_;
+      }
       tok.end = static_cast<std::uint32_t>(pos_);
       tok.text = text_.substr(tok.begin, tok.end - tok.begin);
       tokens.push_back(std::move(tok));
@@ -68,10 +72,14 @@ class Lexer {
       if (IsSpace(c)) {
         ++pos_;
       } else if (c == '#' || (c == '-' && At(pos_ + 1) == '-')) {
-        while (pos_ < text_.size() && text_[pos_] != '\n' && text_[pos_] != '\r') ++pos_;
+        while (pos_ < text_.size() && text_[pos_] != '\n' && text_[pos_] != '\r') {
+          ++pos_;
+        }
       } else if (c == '/' && At(pos_ + 1) == '*') {
         const std::size_t close = text_.find("*/", pos_ + 2);
-        if (close == std::string_view::npos) return Fail(pos_, 2, "unterminated comment");
+        if (close == std::string_view::npos) {
+          return Fail(pos_, 2, "unterminated comment");
+        }
         pos_ = close + 2;
       } else {
         return true;
@@ -82,18 +90,32 @@ class Lexer {
 
   bool LexOne(Token& tok, const Token* prev) {
     const char c = text_[pos_];
-    if (IsIdentStart(c)) return LexWordOrPrefixedString(tok);
-    if (IsDigit(c)) return LexNumber(tok);
-    if (c == '.' && IsDigit(At(pos_ + 1)) && !FollowsOperand(prev)) return LexNumber(tok);
-    if (c == '\'' || c == '"') return LexString(tok, false, false);
-    if (c == '`') return LexQuotedIdent(tok);
-    if (c == '@') return LexParam(tok);
+    if (IsIdentStart(c)) {
+      return LexWordOrPrefixedString(tok);
+    }
+    if (IsDigit(c)) {
+      return LexNumber(tok);
+    }
+    if (c == '.' && IsDigit(At(pos_ + 1)) && !FollowsOperand(prev)) {
+      return LexNumber(tok);
+    }
+    if (c == '\'' || c == '"') {
+      return LexString(tok, false, false);
+    }
+    if (c == '`') {
+      return LexQuotedIdent(tok);
+    }
+    if (c == '@') {
+      return LexParam(tok);
+    }
     return LexOperator(tok);
   }
 
   // A '.' right after an identifier, ')' or ']' is field access, not the start of ".5".
   static bool FollowsOperand(const Token* prev) {
-    if (prev == nullptr) return false;
+    if (prev == nullptr) {
+      return false;
+    }
     switch (prev->kind) {
       case TokenKind::kIdent:
       case TokenKind::kQuotedIdent:
@@ -125,7 +147,9 @@ class Lexer {
       pos_ = p;
       return LexString(tok, raw, bytes);
     }
-    while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && IsIdentChar(text_[pos_])) {
+      ++pos_;
+    }
     const std::string_view word = text_.substr(tok.begin, pos_ - tok.begin);
     tok.kind = IsReservedKeyword(word) ? TokenKind::kKeyword : TokenKind::kIdent;
     return true;
@@ -135,25 +159,39 @@ class Lexer {
     if (text_[pos_] == '0' && (At(pos_ + 1) == 'x' || At(pos_ + 1) == 'X')) {
       pos_ += 2;
       const std::size_t digits = pos_;
-      while (pos_ < text_.size() && IsHexDigit(text_[pos_])) ++pos_;
-      if (pos_ == digits) return Fail(tok.begin, pos_ - tok.begin, "invalid hex literal");
+      while (pos_ < text_.size() && IsHexDigit(text_[pos_])) {
+        ++pos_;
+      }
+      if (pos_ == digits) {
+        return Fail(tok.begin, pos_ - tok.begin, "invalid hex literal");
+      }
       tok.kind = TokenKind::kInt;
       return CheckNumberEnd(tok);
     }
     bool is_float = false;
-    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && IsDigit(text_[pos_])) {
+      ++pos_;
+    }
     if (At(pos_) == '.') {
       is_float = true;
       ++pos_;
-      while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+      while (pos_ < text_.size() && IsDigit(text_[pos_])) {
+        ++pos_;
+      }
     }
     if (At(pos_) == 'e' || At(pos_) == 'E') {
       std::size_t p = pos_ + 1;
-      if (At(p) == '+' || At(p) == '-') ++p;
-      if (!IsDigit(At(p))) return Fail(tok.begin, p - tok.begin, "invalid floating point literal");
+      if (At(p) == '+' || At(p) == '-') {
+        ++p;
+      }
+      if (!IsDigit(At(p))) {
+        return Fail(tok.begin, p - tok.begin, "invalid floating point literal");
+      }
       is_float = true;
       pos_ = p;
-      while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+      while (pos_ < text_.size() && IsDigit(text_[pos_])) {
+        ++pos_;
+      }
     }
     tok.kind = is_float ? TokenKind::kFloat : TokenKind::kInt;
     return CheckNumberEnd(tok);
@@ -163,7 +201,9 @@ class Lexer {
   bool CheckNumberEnd(Token& tok) {
     if (pos_ < text_.size() && IsIdentChar(text_[pos_])) {
       std::size_t end = pos_;
-      while (end < text_.size() && IsIdentChar(text_[end])) ++end;
+      while (end < text_.size() && IsIdentChar(text_[end])) {
+        ++end;
+      }
       return Fail(tok.begin, end - tok.begin,
                   "invalid number '" + std::string(text_.substr(tok.begin, end - tok.begin)) + "'");
     }
@@ -218,27 +258,37 @@ class Lexer {
   bool Decode(std::string_view content, std::size_t offset, bool bytes, char doubled,
               std::string& out) {
     const DecodeError err = DecodeEscapes(content, bytes, doubled, out);
-    if (err.message.empty()) return true;
+    if (err.message.empty()) {
+      return true;
+    }
     return Fail(offset + err.offset, err.length, err.message);
   }
 
   bool LexQuotedIdent(Token& tok) {
     std::size_t p = pos_ + 1;
     while (true) {
-      if (p >= text_.size()) return Fail(tok.begin, 1, "unterminated quoted identifier");
+      if (p >= text_.size()) {
+        return Fail(tok.begin, 1, "unterminated quoted identifier");
+      }
       if (text_[p] == '\\') {
         p += 2;
         continue;
       }
-      if (text_[p] == '`') break;
+      if (text_[p] == '`') {
+        break;
+      }
       ++p;
     }
     const std::string_view content = text_.substr(pos_ + 1, p - pos_ - 1);
-    if (content.empty()) return Fail(tok.begin, 2, "empty quoted identifier");
+    if (content.empty()) {
+      return Fail(tok.begin, 2, "empty quoted identifier");
+    }
     const std::size_t body = pos_ + 1;
     pos_ = p + 1;
     tok.kind = TokenKind::kQuotedIdent;
-    if (!Decode(content, body, false, '\0', tok.value)) return false;
+    if (!Decode(content, body, false, '\0', tok.value)) {
+      return false;
+    }
     if (!IsValidUtf8(tok.value)) {
       return Fail(tok.begin, pos_ - tok.begin, "quoted identifier is not valid UTF-8");
     }
@@ -251,8 +301,12 @@ class Lexer {
                   "Use a named query parameter such as @project.");
     }
     std::size_t p = pos_ + 1;
-    if (!IsIdentStart(At(p))) return Fail(pos_, 1, "expected a parameter name after '@'");
-    while (p < text_.size() && IsIdentChar(text_[p])) ++p;
+    if (!IsIdentStart(At(p))) {
+      return Fail(pos_, 1, "expected a parameter name after '@'");
+    }
+    while (p < text_.size() && IsIdentChar(text_[p])) {
+      ++p;
+    }
     tok.kind = TokenKind::kParam;
     tok.value = std::string(text_.substr(pos_ + 1, p - pos_ - 1));
     pos_ = p;
@@ -320,7 +374,9 @@ std::string DescribeToken(const Token& token) {
     case TokenKind::kKeyword: {
       std::string upper(token.text);
       for (char& ch : upper) {
-        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+        if (ch >= 'a' && ch <= 'z') {
+          ch = static_cast<char>(ch - 'a' + 'A');
+        }
       }
       return "keyword " + upper;
     }

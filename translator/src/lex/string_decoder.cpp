@@ -8,9 +8,15 @@ namespace lqe::lex {
 namespace {
 
 int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
   return -1;
 }
 
@@ -65,11 +71,15 @@ char SimpleEscape(char c) {
 
 // Reads `n` hex digits at content[i]; -1 if any is missing or not hex.
 long ReadHex(std::string_view content, std::size_t i, std::size_t n) {
-  if (i + n > content.size()) return -1;
+  if (i + n > content.size()) {
+    return -1;
+  }
   long v = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const int h = HexValue(content[i + k]);
-    if (h < 0) return -1;
+    if (h < 0) {
+      return -1;
+    }
     v = v * 16 + h;
   }
   return v;
@@ -97,14 +107,20 @@ bool IsValidUtf8(std::string_view s) {
     } else {
       return false;
     }
-    if (i + n >= s.size()) return false;
+    if (i + n >= s.size()) {
+      return false;
+    }
     for (std::size_t k = 1; k <= n; ++k) {
       const auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xC0) != 0x80) return false;
+      if ((d & 0xC0) != 0x80) {
+        return false;
+      }
       cp = (cp << 6) | (d & 0x3F);
     }
     static constexpr std::uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
     i += n + 1;
   }
   return true;
@@ -124,7 +140,9 @@ DecodeError DecodeEscapes(std::string_view content, bool bytes, char doubled_quo
       out += content[i];
       continue;
     }
-    if (i + 1 >= content.size()) return {"invalid escape sequence at end of literal", i, 1};
+    if (i + 1 >= content.size()) {
+      return {"invalid escape sequence at end of literal", i, 1};
+    }
     const char e = content[i + 1];
     if (const char simple = SimpleEscape(e); simple != '\0') {
       out += simple;
@@ -139,11 +157,15 @@ DecodeError DecodeEscapes(std::string_view content, bool bytes, char doubled_quo
       i += 3;
     } else if (e == 'x' || e == 'X') {
       const long v = ReadHex(content, i + 2, 2);
-      if (v < 0) return {"invalid hex escape: expected two hex digits after \\x", i, 2};
+      if (v < 0) {
+        return {"invalid hex escape: expected two hex digits after \\x", i, 2};
+      }
       out += static_cast<char>(v);  // a byte; strings are UTF-8 checked by the caller
       i += 3;
     } else if (e == 'u' || e == 'U') {
-      if (bytes) return {"unicode escapes are not allowed in bytes literals", i, 2};
+      if (bytes) {
+        return {"unicode escapes are not allowed in bytes literals", i, 2};
+      }
       const std::size_t n = e == 'u' ? 4 : 8;
       const long v = ReadHex(content, i + 2, n);
       if (v < 0) {

@@ -51,7 +51,9 @@ constexpr BinarySpelling kBinaryOps[] = {
 
 const BinarySpelling* FindBinary(TokenKind kind) {
   for (const auto& b : kBinaryOps) {
-    if (b.token == kind) return &b;
+    if (b.token == kind) {
+      return &b;
+    }
   }
   return nullptr;
 }
@@ -84,7 +86,9 @@ ast::ExprPtr Parser::ParseExprPrec(int min_prec) {
                 (IsKeyword("IN", 1) || IsKeyword("LIKE", 1) || IsKeyword("BETWEEN", 1)))) {
       prec = kPrecCompare;
     }
-    if (prec == kPrecNone || prec < min_prec) return left;
+    if (prec == kPrecNone || prec < min_prec) {
+      return left;
+    }
     guard.Add();  // each operator applied here nests the tree one level deeper
     left = ParseInfix(std::move(left), prec);
     if (prec == kPrecCompare) {
@@ -120,10 +124,14 @@ ast::ExprPtr Parser::ParseInfix(ast::ExprPtr left, int prec) {
       bin->span.end = bin->right->span.end;
       return bin;
     }
-    if (lex::EqualsIgnoreCase(op_tok.text, "IS")) return ParseIsTest(std::move(left));
+    if (lex::EqualsIgnoreCase(op_tok.text, "IS")) {
+      return ParseIsTest(std::move(left));
+    }
     const bool negated = lex::EqualsIgnoreCase(op_tok.text, "NOT");
     const lex::Token& what = negated ? Next() : op_tok;
-    if (lex::EqualsIgnoreCase(what.text, "IN")) return ParseIn(std::move(left), negated, begin);
+    if (lex::EqualsIgnoreCase(what.text, "IN")) {
+      return ParseIn(std::move(left), negated, begin);
+    }
     if (lex::EqualsIgnoreCase(what.text, "LIKE")) {
       if (IsKeyword("ANY") || IsKeyword("SOME") || IsKeyword("ALL")) {
         FailAt(what.begin, Peek().end - what.begin, DiagCode::kUnsupported,
@@ -193,7 +201,9 @@ ast::ExprPtr Parser::ParseIn(ast::ExprPtr left, bool negated, std::uint32_t begi
     if (StartsQuery()) {
       in->subquery = ParseQueryExpr();
     } else {
-      if (Is(TokenKind::kRParen)) Fail(Peek(), "syntax error: IN list is empty");
+      if (Is(TokenKind::kRParen)) {
+        Fail(Peek(), "syntax error: IN list is empty");
+      }
       do {
         in->list.push_back(ParseExpr());
       } while (Accept(TokenKind::kComma));
@@ -241,7 +251,9 @@ ast::ExprPtr Parser::ParsePostfix(ast::ExprPtr base, bool parenthesized) {
   DepthGuard guard(*this, 0);
   while (true) {
     if (Is(TokenKind::kDot)) {
-      if (Is(TokenKind::kStar, 1)) return base;  // t.* in a select list
+      if (Is(TokenKind::kStar, 1)) {
+        return base;  // t.* in a select list
+      }
       const TokenKind k = Peek(1).kind;
       if (k != TokenKind::kIdent && k != TokenKind::kQuotedIdent && k != TokenKind::kKeyword) {
         Fail(Peek(1), "syntax error: expected a field name after '.' but got " +
@@ -314,7 +326,9 @@ ast::ExprPtr Parser::ParseSubscript(ast::ExprPtr base) {
     }
   }
   if (sub->index == nullptr) {
-    if (Is(TokenKind::kRBracket)) Fail(Peek(), "syntax error: expected an array index");
+    if (Is(TokenKind::kRBracket)) {
+      Fail(Peek(), "syntax error: expected an array index");
+    }
     sub->index = ParseExpr();
   }
   ExpectClose(TokenKind::kRBracket, open);
@@ -358,13 +372,17 @@ ast::ExprPtr Parser::ParseParenthesized(bool& parenthesized) {
     sub->span.end = PrevEnd();
     return sub;
   }
-  if (Is(TokenKind::kRParen)) Unexpected(Peek());
+  if (Is(TokenKind::kRParen)) {
+    Unexpected(Peek());
+  }
   ast::ExprPtr first = ParseExpr();
   if (Is(TokenKind::kComma)) {
     auto tuple = std::make_unique<ast::StructCtor>(ast::SourceSpan{open.begin, 0});
     tuple->tuple_syntax = true;
     tuple->fields.push_back({std::move(first), std::nullopt});
-    while (Accept(TokenKind::kComma)) tuple->fields.push_back({ParseExpr(), std::nullopt});
+    while (Accept(TokenKind::kComma)) {
+      tuple->fields.push_back({ParseExpr(), std::nullopt});
+    }
     ExpectClose(TokenKind::kRParen, open);
     tuple->span.end = PrevEnd();
     return tuple;
@@ -384,13 +402,27 @@ ast::ExprPtr Parser::ParseKeywordExpr() {
     Next();
     return lit;
   }
-  if (is("CASE")) return ParseCase();
-  if (is("CAST")) return ParseCast(false);
-  if (is("EXTRACT")) return ParseExtract();
-  if (is("INTERVAL")) return ParseInterval();
-  if (is("ARRAY")) return ParseArray();
-  if (is("STRUCT")) return ParseStruct();
-  if (is("EXISTS")) return ParseExists();
+  if (is("CASE")) {
+    return ParseCase();
+  }
+  if (is("CAST")) {
+    return ParseCast(false);
+  }
+  if (is("EXTRACT")) {
+    return ParseExtract();
+  }
+  if (is("INTERVAL")) {
+    return ParseInterval();
+  }
+  if (is("ARRAY")) {
+    return ParseArray();
+  }
+  if (is("STRUCT")) {
+    return ParseStruct();
+  }
+  if (is("EXISTS")) {
+    return ParseExists();
+  }
   if (Is(TokenKind::kLParen, 1)) {
     for (std::string_view fn : kKeywordFunctions) {
       if (is(fn)) {
@@ -409,10 +441,14 @@ ast::ExprPtr Parser::ParseWord() {
     if (Is(TokenKind::kString, 1)) {
       for (std::string_view t :
            {"DATE", "TIMESTAMP", "DATETIME", "TIME", "NUMERIC", "BIGNUMERIC", "JSON"}) {
-        if (is(t)) return ParseTypedLiteral(ParseScalarTypeName(t));
+        if (is(t)) {
+          return ParseTypedLiteral(ParseScalarTypeName(t));
+        }
       }
     }
-    if (is("SAFE_CAST") && Is(TokenKind::kLParen, 1)) return ParseCast(true);
+    if (is("SAFE_CAST") && Is(TokenKind::kLParen, 1)) {
+      return ParseCast(true);
+    }
     if (!Is(TokenKind::kLParen, 1) && !Is(TokenKind::kDot, 1)) {
       for (std::string_view fn : kBareCallFunctions) {
         if (is(fn)) {
@@ -424,7 +460,9 @@ ast::ExprPtr Parser::ParseWord() {
     }
   }
   ast::Identifier name = IdentifierFrom(Next());
-  if (Is(TokenKind::kLParen)) return ParseCall(std::move(name), false, tok.begin);
+  if (Is(TokenKind::kLParen)) {
+    return ParseCall(std::move(name), false, tok.begin);
+  }
   auto path = std::make_unique<ast::Path>(ast::SourceSpan{tok.begin, tok.end});
   path->parts.push_back(std::move(name));
   return path;
@@ -446,6 +484,7 @@ ast::ExprPtr Parser::MakeLiteral(const lex::Token& tok) {
                "integer literal " + std::string(tok.text) + " is out of range for INT64",
                "Write a FLOAT64 literal such as 1e20, or a NUMERIC literal: NUMERIC '...'.");
       }
+      lit->text = std::to_string(value);  // hex and leading zeros normalised to plain decimal
       break;
     }
     case TokenKind::kFloat:

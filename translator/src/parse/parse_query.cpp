@@ -41,8 +41,12 @@ ast::QueryPtr Parser::ParseQueryExpr() {
   while (IsKeyword("UNION") || IsKeyword("INTERSECT") || IsKeyword("EXCEPT")) {
     const lex::Token& op_tok = Next();
     auto set_op = std::make_unique<ast::SetOp>(ast::SourceSpan{body->span.begin, 0});
-    if (lex::EqualsIgnoreCase(op_tok.text, "INTERSECT")) set_op->op = ast::SetOp::Op::kIntersect;
-    if (lex::EqualsIgnoreCase(op_tok.text, "EXCEPT")) set_op->op = ast::SetOp::Op::kExcept;
+    if (lex::EqualsIgnoreCase(op_tok.text, "INTERSECT")) {
+      set_op->op = ast::SetOp::Op::kIntersect;
+    }
+    if (lex::EqualsIgnoreCase(op_tok.text, "EXCEPT")) {
+      set_op->op = ast::SetOp::Op::kExcept;
+    }
     const std::string op_name = lex::DescribeToken(op_tok).substr(8);  // drop "keyword "
     if (AcceptKeyword("ALL")) {
       set_op->all = true;
@@ -51,8 +55,9 @@ ast::QueryPtr Parser::ParseQueryExpr() {
                op_name + " ALL is not supported", "Use " + op_name + " DISTINCT.");
       }
     } else if (!AcceptKeyword("DISTINCT")) {
-      Fail(Peek(), "syntax error: expected ALL or DISTINCT after " + op_name,
-           "BigQuery requires " + op_name + " ALL or " + op_name + " DISTINCT.");
+      std::string hint = "BigQuery requires " + op_name;
+      hint += " ALL or " + op_name + " DISTINCT.";
+      Fail(Peek(), "syntax error: expected ALL or DISTINCT after " + op_name, hint);
     }
     if (first_op == nullptr) {
       first_op = &op_tok;
@@ -94,7 +99,9 @@ ast::QueryNodePtr Parser::ParseSetOperand() {
 std::unique_ptr<ast::Select> Parser::ParseSelect() {
   const lex::Token& select_tok = Next();
   auto select = std::make_unique<ast::Select>(ast::SourceSpan{select_tok.begin, 0});
-  if (!AcceptKeyword("ALL") && AcceptKeyword("DISTINCT")) select->distinct = true;
+  if (!AcceptKeyword("ALL") && AcceptKeyword("DISTINCT")) {
+    select->distinct = true;
+  }
   if (IsKeyword("AS") && IsKeyword("STRUCT", 1)) {
     Next();
     Next();
@@ -104,12 +111,24 @@ std::unique_ptr<ast::Select> Parser::ParseSelect() {
            "SELECT AS VALUE is not supported");
   }
   ParseSelectList(*select);
-  if (AcceptKeyword("FROM")) select->from = ParseFromClause();
-  if (AcceptKeyword("WHERE")) select->where = ParseExpr();
-  if (AcceptKeyword("GROUP")) ParseGroupBy(*select);
-  if (AcceptKeyword("HAVING")) select->having = ParseExpr();
-  if (AcceptKeyword("QUALIFY")) select->qualify = ParseExpr();
-  if (AcceptKeyword("WINDOW")) ParseWindowClause(*select);
+  if (AcceptKeyword("FROM")) {
+    select->from = ParseFromClause();
+  }
+  if (AcceptKeyword("WHERE")) {
+    select->where = ParseExpr();
+  }
+  if (AcceptKeyword("GROUP")) {
+    ParseGroupBy(*select);
+  }
+  if (AcceptKeyword("HAVING")) {
+    select->having = ParseExpr();
+  }
+  if (AcceptKeyword("QUALIFY")) {
+    select->qualify = ParseExpr();
+  }
+  if (AcceptKeyword("WINDOW")) {
+    ParseWindowClause(*select);
+  }
   select->span.end = PrevEnd();
   return select;
 }
@@ -117,12 +136,20 @@ std::unique_ptr<ast::Select> Parser::ParseSelect() {
 void Parser::ParseSelectList(ast::Select& select) {
   while (true) {
     select.items.push_back(ParseSelectItem());
-    if (!Is(TokenKind::kComma)) return;
+    if (!Is(TokenKind::kComma)) {
+      return;
+    }
     Next();
-    if (IsKeyword("FROM")) return;  // BigQuery allows one trailing comma before FROM
+    if (IsKeyword("FROM")) {
+      return;  // BigQuery allows one trailing comma before FROM
+    }
     bool ends_list = Is(TokenKind::kEnd) || Is(TokenKind::kRParen) || Is(TokenKind::kSemicolon);
-    for (std::string_view kw : kSelectListEnders) ends_list = ends_list || IsKeyword(kw);
-    if (ends_list) Unexpected(Peek(), "A trailing comma is only allowed before FROM.");
+    for (std::string_view kw : kSelectListEnders) {
+      ends_list = ends_list || IsKeyword(kw);
+    }
+    if (ends_list) {
+      Unexpected(Peek(), "A trailing comma is only allowed before FROM.");
+    }
   }
 }
 
@@ -232,9 +259,15 @@ void Parser::ParseJoinCondition(ast::Join& join) {
 }
 
 ast::FromPtr Parser::ParseFromPrimary() {
-  if (Is(TokenKind::kLParen)) return ParseParenthesizedFrom();
-  if (IsKeyword("UNNEST")) return ParseUnnestRef();
-  if (IsIdentifierToken()) return ParseTableRef();
+  if (Is(TokenKind::kLParen)) {
+    return ParseParenthesizedFrom();
+  }
+  if (IsKeyword("UNNEST")) {
+    return ParseUnnestRef();
+  }
+  if (IsIdentifierToken()) {
+    return ParseTableRef();
+  }
   if (IsKeyword("LATERAL")) {
     FailAt(Peek().begin, Peek().end - Peek().begin, DiagCode::kUnsupported,
            "LATERAL is not supported");
@@ -271,8 +304,12 @@ ast::FromPtr Parser::ParseTableRef() {
 }
 
 std::optional<ast::Identifier> Parser::ParseOptionalAlias() {
-  if (AcceptKeyword("AS")) return ExpectIdentifier("an alias after AS");
-  if (IsIdentifierToken()) return IdentifierFrom(Next());
+  if (AcceptKeyword("AS")) {
+    return ExpectIdentifier("an alias after AS");
+  }
+  if (IsIdentifierToken()) {
+    return IdentifierFrom(Next());
+  }
   return std::nullopt;
 }
 
@@ -295,7 +332,9 @@ ast::FromPtr Parser::ParseUnnestRef() {
 ast::FromPtr Parser::ParseParenthesizedFrom() {
   const lex::Token& open = Next();
   std::size_t k = 0;
-  while (Is(TokenKind::kLParen, k)) ++k;
+  while (Is(TokenKind::kLParen, k)) {
+    ++k;
+  }
   if (StartsQuery(k)) {
     auto sub = std::make_unique<ast::SubqueryRef>(ast::SourceSpan{open.begin, 0});
     sub->query = ParseQueryExpr();
@@ -365,7 +404,9 @@ std::vector<ast::OrderItem> Parser::ParseOrderByList() {
 void Parser::ParseLimit(ast::Query& query) {
   if (AcceptKeyword("LIMIT")) {
     query.limit = ParseExpr();
-    if (AcceptWord("OFFSET")) query.offset = ParseExpr();
+    if (AcceptWord("OFFSET")) {
+      query.offset = ParseExpr();
+    }
   } else if (IsWord("OFFSET") && !Is(TokenKind::kDot, 1)) {
     Fail(Peek(), "syntax error: OFFSET must follow LIMIT");
   }

@@ -37,7 +37,9 @@ bool EndsOperand(const lex::Token& tok) {
       for (std::string_view kw :
            {"FROM", "AS", "AND", "OR", "IS", "IN", "LIKE", "BETWEEN", "WHERE", "GROUP", "ORDER",
             "LIMIT", "HAVING", "ASC", "DESC", "THEN", "ELSE", "END", "WHEN"}) {
-        if (lex::EqualsIgnoreCase(tok.text, kw)) return true;
+        if (lex::EqualsIgnoreCase(tok.text, kw)) {
+          return true;
+        }
       }
       return false;
     default:
@@ -62,14 +64,20 @@ ast::ExprPtr Parser::ParseCall(ast::Identifier name, bool safe, std::uint32_t be
     ParseCallArgs(*call);
   }
   ExpectClose(TokenKind::kRParen, open);
-  if (AcceptKeyword("OVER")) call->over = ParseWindowSpec(true);
+  if (AcceptKeyword("OVER")) {
+    call->over = ParseWindowSpec(true);
+  }
   call->span.end = PrevEnd();
   return call;
 }
 
 void Parser::ParseCallArgs(ast::Call& call) {
-  if (Is(TokenKind::kRParen)) return;
-  if (AcceptKeyword("DISTINCT")) call.distinct = true;
+  if (Is(TokenKind::kRParen)) {
+    return;
+  }
+  if (AcceptKeyword("DISTINCT")) {
+    call.distinct = true;
+  }
   do {
     call.args.push_back(ParseExpr());
     if (Is(TokenKind::kArrow)) {
@@ -87,7 +95,9 @@ void Parser::ParseCallArgs(ast::Call& call) {
     ExpectKeyword("BY");
     call.order_by = ParseOrderByList();
   }
-  if (AcceptKeyword("LIMIT")) call.limit = ParseExpr();
+  if (AcceptKeyword("LIMIT")) {
+    call.limit = ParseExpr();
+  }
 }
 
 ast::WindowSpec Parser::ParseWindowSpec(bool allow_bare_name) {
@@ -99,7 +109,9 @@ ast::WindowSpec Parser::ParseWindowSpec(bool allow_bare_name) {
     return spec;
   }
   const lex::Token& open = Expect(TokenKind::kLParen, "'(' or a window name");
-  if (IsIdentifierToken()) spec.base_name = IdentifierFrom(Next());
+  if (IsIdentifierToken()) {
+    spec.base_name = IdentifierFrom(Next());
+  }
   if (AcceptKeyword("PARTITION")) {
     ExpectKeyword("BY");
     do {
@@ -110,7 +122,9 @@ ast::WindowSpec Parser::ParseWindowSpec(bool allow_bare_name) {
     ExpectKeyword("BY");
     spec.order_by = ParseOrderByList();
   }
-  if (IsKeyword("ROWS") || IsKeyword("RANGE")) spec.frame = ParseWindowFrame();
+  if (IsKeyword("ROWS") || IsKeyword("RANGE")) {
+    spec.frame = ParseWindowFrame();
+  }
   ExpectClose(TokenKind::kRParen, open);
   spec.span.end = PrevEnd();
   return spec;
@@ -171,7 +185,9 @@ ast::ExprPtr Parser::ParseCase() {
   const lex::Token& case_tok = Next();
   DepthGuard guard(*this);
   auto expr = std::make_unique<ast::Case>(ast::SourceSpan{case_tok.begin, 0});
-  if (!IsKeyword("WHEN")) expr->operand = ParseExpr();
+  if (!IsKeyword("WHEN")) {
+    expr->operand = ParseExpr();
+  }
   while (AcceptKeyword("WHEN")) {
     ast::Case::When when;
     when.condition = ParseExpr();
@@ -182,7 +198,9 @@ ast::ExprPtr Parser::ParseCase() {
   if (expr->whens.empty()) {
     Fail(Peek(), "syntax error: expected WHEN but got " + lex::DescribeToken(Peek()));
   }
-  if (AcceptKeyword("ELSE")) expr->else_result = ParseExpr();
+  if (AcceptKeyword("ELSE")) {
+    expr->else_result = ParseExpr();
+  }
   if (!AcceptKeyword("END")) {
     Fail(Peek(), "syntax error: expected END to close CASE opened at " + Position(case_tok) +
                      " but got " + lex::DescribeToken(Peek()));
@@ -256,7 +274,9 @@ ast::ExprPtr Parser::ParseInterval() {
                      lex::DescribeToken(Peek()));
   }
   bool known = false;
-  for (std::string_view unit : kIntervalUnits) known = known || IsWord(unit);
+  for (std::string_view unit : kIntervalUnits) {
+    known = known || IsWord(unit);
+  }
   if (!known) {
     Fail(Peek(), "syntax error: unknown interval unit " + std::string(Peek().text),
          "Use MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER or YEAR.");
@@ -324,7 +344,9 @@ ast::ExprPtr Parser::ParseStruct() {
     do {
       ast::StructCtor::Field field;
       field.value = ParseExpr();
-      if (AcceptKeyword("AS")) field.alias = ExpectIdentifier("a field name after AS");
+      if (AcceptKeyword("AS")) {
+        field.alias = ExpectIdentifier("a field name after AS");
+      }
       st->fields.push_back(std::move(field));
     } while (Accept(TokenKind::kComma));
   }

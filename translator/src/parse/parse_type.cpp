@@ -84,7 +84,9 @@ TypePtr Parser::ParseType() {
 
 // STRING(10), NUMERIC(10, 2): parameters are accepted and ignored.
 void Parser::SkipTypeParameters() {
-  if (!Is(TokenKind::kLParen)) return;
+  if (!Is(TokenKind::kLParen)) {
+    return;
+  }
   const lex::Token& open = Next();
   do {
     if (!Is(TokenKind::kInt) && !IsWord("MAX")) {
@@ -96,7 +98,9 @@ void Parser::SkipTypeParameters() {
 }
 
 void Parser::ExpectCloseAngle() {
-  if (Accept(TokenKind::kGt)) return;
+  if (Accept(TokenKind::kGt)) {
+    return;
+  }
   if (Is(TokenKind::kShiftRight)) {
     // `>>` closing two nested type parameter lists: consume one '>' and leave the other.
     lex::Token& tok = tokens_[pos_];

@@ -55,7 +55,9 @@ const lex::Token& Parser::Peek(std::size_t ahead) const {
 
 const lex::Token& Parser::Next() {
   const lex::Token& tok = Peek();
-  if (pos_ + 1 < tokens_.size()) ++pos_;
+  if (pos_ + 1 < tokens_.size()) {
+    ++pos_;
+  }
   return tok;
 }
 
@@ -75,19 +77,25 @@ bool Parser::IsWord(std::string_view word, std::size_t ahead) const {
 }
 
 bool Parser::Accept(TokenKind kind) {
-  if (!Is(kind)) return false;
+  if (!Is(kind)) {
+    return false;
+  }
   Next();
   return true;
 }
 
 bool Parser::AcceptKeyword(std::string_view word) {
-  if (!IsKeyword(word)) return false;
+  if (!IsKeyword(word)) {
+    return false;
+  }
   Next();
   return true;
 }
 
 bool Parser::AcceptWord(std::string_view word) {
-  if (!IsWord(word)) return false;
+  if (!IsWord(word)) {
+    return false;
+  }
   Next();
   return true;
 }
@@ -169,15 +177,21 @@ void Parser::Fail(const lex::Token& tok, std::string message, std::string hint) 
 std::string Parser::KeywordHint(const lex::Token& tok) const {
   // A misspelled keyword usually surfaces as an identifier at or just before the error.
   for (const lex::Token* t : {&tok, pos_ > 0 ? &tokens_[pos_ - 1] : &tok}) {
-    if (t->kind != TokenKind::kIdent) continue;
+    if (t->kind != TokenKind::kIdent) {
+      continue;
+    }
     const std::string_view kw = lex::NearestKeyword(t->text);
-    if (!kw.empty()) return "Did you mean " + std::string(kw) + "?";
+    if (!kw.empty()) {
+      return "Did you mean " + std::string(kw) + "?";
+    }
   }
   return {};
 }
 
 void Parser::Unexpected(const lex::Token& tok, std::string hint) const {
-  if (hint.empty()) hint = KeywordHint(tok);
+  if (hint.empty()) {
+    hint = KeywordHint(tok);
+  }
   Fail(tok, "syntax error: unexpected " + lex::DescribeToken(tok), std::move(hint));
 }
 
@@ -211,7 +225,9 @@ ast::QueryPtr Parser::ParseStatement() {
       }
     }
   }
-  if (first.kind == TokenKind::kEnd) Fail(first, "syntax error: empty query");
+  if (first.kind == TokenKind::kEnd) {
+    Fail(first, "syntax error: empty query");
+  }
   if (!StartsQuery() && !Is(TokenKind::kLParen)) {
     Fail(first, "syntax error: expected SELECT or WITH but got " + lex::DescribeToken(first),
          KeywordHint(first));
@@ -227,7 +243,9 @@ ast::QueryPtr Parser::ParseStatement() {
            "Remove everything after the first ';'.");
     }
   }
-  if (!Is(TokenKind::kEnd)) Unexpected(Peek());
+  if (!Is(TokenKind::kEnd)) {
+    Unexpected(Peek());
+  }
   return query;
 }
 
@@ -243,7 +261,9 @@ std::variant<ast::QueryPtr, Diagnostic> ParseQuery(std::string_view text,
         options.source};
   }
   auto lexed = lex::Tokenize(text, options.source);
-  if (auto* diag = std::get_if<Diagnostic>(&lexed)) return std::move(*diag);
+  if (auto* diag = std::get_if<Diagnostic>(&lexed)) {
+    return std::move(*diag);
+  }
   Parser parser(text, std::move(std::get<std::vector<lex::Token>>(lexed)), options);
   try {
     return parser.ParseStatement();
