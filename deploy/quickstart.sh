@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-LQE=$ROOT/build/lqe
+LQE=$ROOT/${BUILD_DIR:-build}/lqe
 
 bash deploy/install-deps.sh
 bash deploy/build.sh

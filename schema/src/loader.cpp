@@ -1,19 +1,23 @@
+// The loader runs as a two-stage pipeline: this thread reads and checks lines and builds COPY
+// text, a writer thread sends the previous batch to PostgreSQL. Parsing then overlaps with the
+// server's work instead of waiting for it.
 #include "lqe/schema/loader.h"
 
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/serialize.hpp>
 #include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <istream>
-#include <map>
+#include <mutex>
+#include <optional>
 #include <ostream>
-#include <set>
-#include <unordered_map>
-#include <vector>
+#include <thread>
 
+#include "batch_writer.h"
 #include "lqe/schema/catalogue_evolution.h"
 #include "lqe/schema/copy_row.h"
 #include "lqe/schema/event.h"
-#include "lqe/schema/timestamp.h"
 #include "pg_conn.h"
 
 namespace lqe::schema {
@@ -35,79 +39,107 @@ std::int64_t NowMicros() {
       .count();
 }
 
-// One accepted event waiting for its batch's COPY.
-struct Row {
-  std::int64_t line_no = 0;
-  std::string id;
-  bool user_id = false;   // the id came with the event (so it may be a duplicate)
-  bool given_ts = false;  // the timestamp came with the event
-  std::int64_t ts = 0;
-  std::string copy_line;
-};
-
-class Batch {
+// Hands sealed batches to the writer thread, one in flight while the next one fills.
+class WriterStage {
  public:
-  // False when the batch already holds a duplicate of this event.
-  bool Add(Row row) {
-    if (row.user_id) {
-      auto& stamps = ids_[row.id];
-      for (const auto& [ts, given] : stamps) {
-        if (!row.given_ts || ts == row.ts) return false;
-      }
-      stamps.emplace_back(row.ts, row.given_ts);
-    }
-    days_.insert(DayOfMicros(row.ts));
-    rows_.push_back(std::move(row));
+  explicit WriterStage(BatchWriter& writer) : writer_(writer), thread_([this] { Run(); }) {}
+  ~WriterStage() { Finish(); }
+
+  // Blocks while the previous batch is still queued. False once the writer has failed.
+  bool Push(Batch batch) {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [this] { return !queued_ || failure_; });
+    if (failure_) return false;
+    queued_ = std::move(batch);
+    cv_.notify_all();
     return true;
   }
-  std::vector<Row>& rows() { return rows_; }
-  const std::set<std::int64_t>& days() const { return days_; }
-  bool empty() const { return rows_.empty(); }
-  std::size_t size() const { return rows_.size(); }
-  void Clear() {
-    rows_.clear();
-    ids_.clear();
-    days_.clear();
+  // Waits for the writer to drain; rethrows its failure.
+  void Finish() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+      cv_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
   }
+  std::exception_ptr failure() const { return failure_; }
+  BatchWriter::Result totals() const { return totals_; }
 
  private:
-  std::vector<Row> rows_;
-  std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> ids_;
-  std::set<std::int64_t> days_;
+  void Run() {
+    while (true) {
+      std::optional<Batch> batch;
+      {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [this] { return queued_ || done_; });
+        if (!queued_) return;
+        batch = std::move(queued_);
+        queued_.reset();
+        cv_.notify_all();
+      }
+      try {
+        Write(*batch);
+      } catch (...) {
+        std::lock_guard lock(mutex_);
+        failure_ = std::current_exception();
+        cv_.notify_all();
+        return;
+      }
+    }
+  }
+  void Write(Batch& batch) {
+    const std::int64_t first = batch.rows().empty() ? 0 : batch.rows().front().line_no;
+    const std::int64_t last = batch.rows().empty() ? 0 : batch.rows().back().line_no;
+    try {
+      const auto result = writer_.Write(batch);
+      std::lock_guard lock(mutex_);
+      totals_.loaded += result.loaded;
+      totals_.duplicates += result.duplicates;
+    } catch (const PgError& e) {
+      throw LoadError("database error loading lines " + std::to_string(first) + "-" +
+                      std::to_string(last) + " (not loaded): " + e.what());
+    }
+  }
+
+  BatchWriter& writer_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::optional<Batch> queued_;
+  bool done_ = false;
+  std::exception_ptr failure_;
+  BatchWriter::Result totals_;
+  std::thread thread_;  // last: starts after the members it uses exist
 };
 
 class Loader {
  public:
   Loader(const LoadOptions& options, std::ostream& errors, LoadStats* stats)
       : options_(options), errors_(errors), stats_(stats), conn_(options.dsn) {
-    table_ = "logs." + options.source;
     CheckSource();
     evolver_ = std::make_unique<CatalogueEvolver>(ReadCatalogue());
   }
 
-  void Line(std::int64_t line_no, std::string_view line);
-  void Flush();
+  // Reads every line, then waits for the writer. Throws LoadError on a database failure.
+  void Run(std::istream& in);
 
  private:
   void CheckSource();
   std::vector<CatalogEntry> ReadCatalogue();
+  void Line(std::int64_t line_no, std::string_view line);
+  bool Seal(WriterStage& stage);
   void Reject(std::int64_t line_no, const std::string& reason) {
     errors_ << "line " << line_no << ": " << reason << "\n";
     ++stats_->rejected;
   }
-  void EnsurePartitions();
-  std::vector<bool> FindDuplicates();
-  void WriteCatalogueChanges();
 
   const LoadOptions& options_;
   std::ostream& errors_;
   LoadStats* stats_;
   PgConn conn_;
-  std::string table_;
   std::unique_ptr<CatalogueEvolver> evolver_;
   UuidGenerator uuids_;
   Batch batch_;
-  std::set<std::int64_t> known_days_;
   std::vector<unsigned char> json_buffer_ = std::vector<unsigned char>(64 * 1024);
 };
 
@@ -120,7 +152,7 @@ void Loader::CheckSource() {
       "WHERE n.nspname = 'logs' AND c.relname = $1 AND c.relkind = 'p'",
       {options_.source});
   if (result.Rows() == 0) {
-    throw LoadError("unknown source \"" + options_.source + "\": no table " + table_ +
+    throw LoadError("unknown source \"" + options_.source + "\": no table logs." + options_.source +
                     " (run lqe migrate first?)");
   }
 }
@@ -155,118 +187,35 @@ void Loader::Line(std::int64_t line_no, std::string_view line) {
   const std::string metadata =
       event.metadata != nullptr ? json::serialize(*event.metadata) : std::string("{}");
   AppendCopyRow(row.id, row.ts, event.event_message, event.project, metadata, &row.copy_line);
-  if (!batch_.Add(std::move(row))) {
-    ++stats_->duplicates;
-    return;
-  }
-  if (batch_.size() >= options_.batch_size) Flush();
+  if (!batch_.Add(std::move(row))) ++stats_->duplicates;
 }
 
-void Loader::EnsurePartitions() {
-  for (std::int64_t day : batch_.days()) {
-    if (known_days_.count(day) > 0) continue;
-    conn_.Exec("SELECT logs.ensure_partition($1, $2::date)", {options_.source, FormatDay(day)});
-  }
+// Moves the current batch (with its catalogue changes) to the writer.
+bool Loader::Seal(WriterStage& stage) {
+  batch_.changes = evolver_->TakeChanges();
+  batch_.seen_paths = evolver_->TakeSeenPaths();
+  const bool ok = stage.Push(std::move(batch_));
+  batch_ = Batch();
+  return ok;
 }
 
-// Marks the rows whose id (and given timestamp) is stored already. With a timestamp the lookup
-// is pruned to that day's partition; without one every partition is searched.
-std::vector<bool> Loader::FindDuplicates() {
-  auto& rows = batch_.rows();
-  std::vector<bool> duplicate(rows.size(), false);
-  std::vector<std::optional<std::string>> ids_ts, stamps, index_ts, ids_any, index_any;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (!rows[i].user_id) continue;
-    if (rows[i].given_ts) {
-      ids_ts.push_back(rows[i].id);
-      stamps.push_back(FormatTimestampMicros(rows[i].ts));
-      index_ts.push_back(std::to_string(i));
-    } else {
-      ids_any.push_back(rows[i].id);
-      index_any.push_back(std::to_string(i));
-    }
+void Loader::Run(std::istream& in) {
+  BatchWriter writer(conn_, options_.source);
+  WriterStage stage(writer);
+  std::string line;
+  std::int64_t line_no = 0;
+  bool writing = true;
+  while (writing && std::getline(in, line)) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    Line(line_no, line);
+    if (batch_.size() >= options_.batch_size) writing = Seal(stage);
   }
-  auto mark = [&](const PgResult& result) {
-    for (int r = 0; r < result.Rows(); ++r) duplicate[std::stoul(result.Text(r, 0))] = true;
-  };
-  if (!ids_ts.empty()) {
-    mark(conn_.Exec(
-        "SELECT u.i FROM unnest($1::text[], $2::timestamptz[], $3::int[]) "
-        "AS u(id, ts, i) WHERE EXISTS (SELECT 1 FROM " +
-            table_ + " t WHERE t.id = u.id AND t.\"timestamp\" = u.ts)",
-        {TextArrayLiteral(ids_ts), TextArrayLiteral(stamps), TextArrayLiteral(index_ts)}));
-  }
-  if (!ids_any.empty()) {
-    mark(
-        conn_.Exec("SELECT u.i FROM unnest($1::text[], $2::int[]) AS u(id, i) "
-                   "WHERE EXISTS (SELECT 1 FROM " +
-                       table_ + " t WHERE t.id = u.id)",
-                   {TextArrayLiteral(ids_any), TextArrayLiteral(index_any)}));
-  }
-  return duplicate;
-}
-
-void Loader::WriteCatalogueChanges() {
-  // One row per path (a path added and then widened in one batch): the latest change wins.
-  std::map<std::string, FieldChange> changes;
-  for (auto& c : evolver_->TakeChanges()) changes[c.path] = std::move(c);
-  const auto seen = evolver_->TakeSeenPaths();
-  if (!changes.empty()) {
-    std::vector<std::optional<std::string>> paths, types, modes;
-    for (const auto& [path, c] : changes) {
-      paths.push_back(c.path);
-      types.push_back(c.type);
-      modes.push_back(c.mode);
-    }
-    // Only INT64 -> FLOAT64 ever changes an existing row's type.
-    conn_.Exec(
-        "INSERT INTO logs.field_catalogue (source, path, bq_type, mode) "
-        "SELECT $1, p, t, m FROM unnest($2::text[], $3::text[], $4::text[]) AS u(p, t, m) "
-        "ON CONFLICT (source, path) DO UPDATE SET last_seen = now(), bq_type = CASE "
-        "WHEN field_catalogue.bq_type = 'INT64' AND excluded.bq_type = 'FLOAT64' THEN 'FLOAT64' "
-        "ELSE field_catalogue.bq_type END",
-        {options_.source, TextArrayLiteral(paths), TextArrayLiteral(types),
-         TextArrayLiteral(modes)});
-  }
-  if (!seen.empty()) {
-    std::vector<std::optional<std::string>> paths(seen.begin(), seen.end());
-    conn_.Exec(
-        "UPDATE logs.field_catalogue SET last_seen = now() "
-        "WHERE source = $1 AND path = ANY($2::text[])",
-        {options_.source, TextArrayLiteral(paths)});
-  }
-}
-
-void Loader::Flush() {
-  if (batch_.empty()) return;
-  const std::int64_t first_line = batch_.rows().front().line_no;
-  const std::int64_t last_line = batch_.rows().back().line_no;
-  try {
-    conn_.Exec("BEGIN");
-    EnsurePartitions();
-    const auto duplicate = FindDuplicates();
-    WriteCatalogueChanges();
-    std::string data;
-    std::int64_t copied = 0;
-    for (std::size_t i = 0; i < batch_.rows().size(); ++i) {
-      if (duplicate[i]) continue;
-      data += batch_.rows()[i].copy_line;
-      ++copied;
-    }
-    if (copied > 0) {
-      conn_.CopyIn(
-          "COPY " + table_ + " (id, \"timestamp\", event_message, project, metadata) FROM STDIN",
-          data);
-    }
-    conn_.Exec("COMMIT");
-    for (std::int64_t day : batch_.days()) known_days_.insert(day);
-    stats_->loaded += copied;
-    stats_->duplicates += static_cast<std::int64_t>(batch_.size()) - copied;
-  } catch (const PgError& e) {
-    throw LoadError("database error loading lines " + std::to_string(first_line) + "-" +
-                    std::to_string(last_line) + " (not loaded): " + e.what());
-  }
-  batch_.Clear();
+  if (writing && (!batch_.empty() || !batch_.changes.empty())) Seal(stage);
+  stage.Finish();
+  stats_->loaded += stage.totals().loaded;
+  stats_->duplicates += stage.totals().duplicates;
+  if (stage.failure()) std::rethrow_exception(stage.failure());
 }
 
 }  // namespace
@@ -282,20 +231,12 @@ void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& erro
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
   } timer{start, stats};
-  std::unique_ptr<Loader> loader;
   try {
-    loader = std::make_unique<Loader>(options, errors, stats);
+    Loader loader(options, errors, stats);
+    loader.Run(in);
   } catch (const PgError& e) {
     throw LoadError(e.what());
   }
-  std::string line;
-  std::int64_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    loader->Line(line_no, line);
-  }
-  loader->Flush();
 }
 
 }  // namespace lqe::schema

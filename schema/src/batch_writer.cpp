@@ -1,0 +1,115 @@
+#include "batch_writer.h"
+
+#include <map>
+
+namespace lqe::schema {
+
+BatchWriter::BatchWriter(PgConn& conn, std::string source)
+    : conn_(conn), source_(std::move(source)), table_("logs." + source_) {}
+
+void BatchWriter::EnsurePartitions(const Batch& batch) {
+  for (std::int64_t day : batch.days()) {
+    if (known_days_.count(day) > 0) continue;
+    conn_.Exec("SELECT logs.ensure_partition($1, $2::date)", {source_, FormatDay(day)});
+  }
+}
+
+// Marks the rows whose id (and given timestamp) is stored already. With a timestamp the lookup
+// is pruned to that day's partition; without one every partition is searched.
+std::vector<bool> BatchWriter::FindDuplicates(Batch& batch) {
+  auto& rows = batch.rows();
+  std::vector<bool> duplicate(rows.size(), false);
+  std::vector<std::optional<std::string>> ids_ts, stamps, index_ts, ids_any, index_any;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].user_id) continue;
+    if (rows[i].given_ts) {
+      ids_ts.push_back(rows[i].id);
+      stamps.push_back(FormatTimestampMicros(rows[i].ts));
+      index_ts.push_back(std::to_string(i));
+    } else {
+      ids_any.push_back(rows[i].id);
+      index_any.push_back(std::to_string(i));
+    }
+  }
+  auto mark = [&](const PgResult& result) {
+    for (int r = 0; r < result.Rows(); ++r) duplicate[std::stoul(result.Text(r, 0))] = true;
+  };
+  if (!ids_ts.empty()) {
+    mark(conn_.Exec(
+        "SELECT u.i FROM unnest($1::text[], $2::timestamptz[], $3::int[]) "
+        "AS u(id, ts, i) WHERE EXISTS (SELECT 1 FROM " +
+            table_ + " t WHERE t.id = u.id AND t.\"timestamp\" = u.ts)",
+        {TextArrayLiteral(ids_ts), TextArrayLiteral(stamps), TextArrayLiteral(index_ts)}));
+  }
+  if (!ids_any.empty()) {
+    mark(
+        conn_.Exec("SELECT u.i FROM unnest($1::text[], $2::int[]) AS u(id, i) "
+                   "WHERE EXISTS (SELECT 1 FROM " +
+                       table_ + " t WHERE t.id = u.id)",
+                   {TextArrayLiteral(ids_any), TextArrayLiteral(index_any)}));
+  }
+  return duplicate;
+}
+
+void BatchWriter::WriteCatalogueChanges(const Batch& batch) {
+  // One row per path (a path added and then widened in one batch): the latest change wins.
+  std::map<std::string, const FieldChange*> changes;
+  for (const auto& c : batch.changes) changes[c.path] = &c;
+  if (!changes.empty()) {
+    std::vector<std::optional<std::string>> paths, types, modes;
+    for (const auto& [path, c] : changes) {
+      paths.push_back(c->path);
+      types.push_back(c->type);
+      modes.push_back(c->mode);
+    }
+    // Only INT64 -> FLOAT64 ever changes an existing row's type.
+    conn_.Exec(
+        "INSERT INTO logs.field_catalogue (source, path, bq_type, mode) "
+        "SELECT $1, p, t, m FROM unnest($2::text[], $3::text[], $4::text[]) AS u(p, t, m) "
+        "ON CONFLICT (source, path) DO UPDATE SET last_seen = now(), bq_type = CASE "
+        "WHEN field_catalogue.bq_type = 'INT64' AND excluded.bq_type = 'FLOAT64' THEN 'FLOAT64' "
+        "ELSE field_catalogue.bq_type END",
+        {source_, TextArrayLiteral(paths), TextArrayLiteral(types), TextArrayLiteral(modes)});
+  }
+  if (!batch.seen_paths.empty()) {
+    std::vector<std::optional<std::string>> paths(batch.seen_paths.begin(), batch.seen_paths.end());
+    conn_.Exec(
+        "UPDATE logs.field_catalogue SET last_seen = now() "
+        "WHERE source = $1 AND path = ANY($2::text[])",
+        {source_, TextArrayLiteral(paths)});
+  }
+}
+
+BatchWriter::Result BatchWriter::Write(Batch& batch) {
+  Result result;
+  conn_.Exec("BEGIN");
+  try {
+    EnsurePartitions(batch);
+    const auto duplicate = FindDuplicates(batch);
+    WriteCatalogueChanges(batch);
+    std::string data;
+    for (std::size_t i = 0; i < batch.rows().size(); ++i) {
+      if (duplicate[i]) continue;
+      data += batch.rows()[i].copy_line;
+      ++result.loaded;
+    }
+    if (result.loaded > 0) {
+      conn_.CopyIn(
+          "COPY " + table_ + " (id, \"timestamp\", event_message, project, metadata) FROM STDIN",
+          data);
+    }
+    conn_.Exec("COMMIT");
+  } catch (const PgError&) {
+    try {
+      conn_.Exec("ROLLBACK");
+    } catch (
+        const PgError&) {  // NOLINT(bugprone-empty-catch): the first error is the one to report
+    }
+    throw;
+  }
+  for (std::int64_t day : batch.days()) known_days_.insert(day);
+  result.duplicates = static_cast<std::int64_t>(batch.size()) - result.loaded;
+  return result;
+}
+
+}  // namespace lqe::schema
