@@ -342,7 +342,7 @@ constexpr OperatorSpelling kOperators[] = {
 bool Lexer::LexOperator(Token& tok) {
   const std::string_view rest = text_.substr(pos_);
   for (const auto& op : kOperators) {
-    if (rest.substr(0, op.text.size()) == op.text) {
+    if (op.text[0] == rest[0] && rest.substr(0, op.text.size()) == op.text) {
       tok.kind = op.kind;
       pos_ += op.text.size();
       return true;
