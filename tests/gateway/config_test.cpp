@@ -200,3 +200,30 @@ TEST(ConfigTest, ParamSqlTypes) {
 
 }  // namespace
 }  // namespace lqe::gateway
+
+namespace lqe::gateway {
+namespace {
+
+// A stored query the translator refuses is a config error at the line of the offending token.
+TEST(ConfigTest, TranslatorRefusalNamesTheQueryLine) {
+  TempDir dir;
+  std::string path =
+      dir.Write("gw.yaml",
+                "database:\n  dsn: x\nendpoints:\n  - name: good\n    query: select 1 as one\n"
+                "  - name: bad\n    query: |\n      select 1 as one\n      from ) oops\n");
+  ConfigResult loaded = LoadConfig(path);
+  ASSERT_TRUE(std::holds_alternative<Config>(loaded));
+  Config& config = std::get<Config>(loaded);
+  std::string error;
+  Catalog catalog = Catalog::FromEntries({{"edge", "id", "STRING", "NULLABLE"}}, &error);
+  auto refusal = TranslateEndpoints(config, catalog);
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_EQ(refusal->file, path);
+  EXPECT_EQ(refusal->line, 9);
+  EXPECT_EQ(refusal->message.rfind("endpoint bad: ", 0), 0u) << refusal->message;
+  ASSERT_NE(config.endpoints[0]->translation, nullptr);
+  EXPECT_EQ(config.endpoints[0]->translation->columns.at(0).name, "one");
+}
+
+}  // namespace
+}  // namespace lqe::gateway

@@ -69,85 +69,95 @@ bool StartLineTooLong(const beast::flat_buffer& buffer) {
 
 }  // namespace
 
+namespace {
+
+// Answers one parsed request: limits, then the non-blocking fast path, else a worker thread.
+asio::awaitable<Response> Answer(Server::Impl& server, const GatewayState& state, Request& request,
+                                 std::size_t header_bytes) {
+  const Config& config = state.config;
+  if (request.target.size() > config.max_url_bytes) {
+    co_return ErrorResponse(414, "the request URL is too long");
+  }
+  if (header_bytes > config.max_header_bytes) {
+    co_return ErrorResponse(431, "the request headers are too large");
+  }
+  Context context = server.MakeContext();
+  if (auto fast = HandleFast(request, context)) co_return std::move(*fast);
+  co_return co_await asio::co_spawn(
+      *server.workers,
+      [&]() -> asio::awaitable<Response> {
+        try {
+          co_return Handle(request, context);
+        } catch (const std::exception& e) {
+          spdlog::error("handler failed: {}", e.what());
+          co_return ErrorResponse(500, "internal error");
+        }
+      },
+      asio::use_awaitable);
+}
+
+void Record(Server::Impl& server, const GatewayState& state, const Request& request,
+            const Response& response, double seconds) {
+  server.metrics->Latency().Observe(seconds);
+  auto m = state.endpoint_metrics.find(response.endpoint_name);
+  (m == state.endpoint_metrics.end() ? server.metrics->Other() : *m->second).Count(response.status);
+  if (!state.config.access_log) return;
+  std::string_view path(request.target);
+  path = path.substr(0, path.find('?'));  // the query string may hold api_key or SQL
+  spdlog::info("{} {} {} {:.1f}ms cache={} endpoint={}", request.method, path, response.status,
+               seconds * 1000, response.cache_state.empty() ? "-" : response.cache_state,
+               response.endpoint_name.empty() ? "-" : response.endpoint_name);
+}
+
+// Reads one request; on a limit or parse error writes the error and returns false.
+asio::awaitable<bool> ReadRequest(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                  const Config& config,
+                                  http::request_parser<http::string_body>& parser) {
+  parser.header_limit(
+      static_cast<std::uint32_t>(config.max_header_bytes + config.max_url_bytes + 1024));
+  parser.body_limit(config.max_body_bytes);
+  stream.expires_after(std::chrono::milliseconds(config.read_timeout_ms));
+  boost::system::error_code ec;
+  co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+  if (!ec) co_return true;
+  if (ec == http::error::header_limit) {
+    bool url = StartLineTooLong(buffer);
+    co_await WriteEarlyError(
+        stream, url ? 414 : 431,
+        url ? "the request URL is too long" : "the request headers are too large");
+  } else if (ec == http::error::body_limit) {
+    co_await WriteEarlyError(stream, 413, "the request body is too large");
+  } else if (ec != http::error::end_of_stream &&
+             ec.category() == http::make_error_code(http::error::bad_target).category()) {
+    co_await WriteEarlyError(stream, 400, "malformed HTTP request");
+  }
+  co_return false;
+}
+
+}  // namespace
+
 asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket socket) {
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
   for (;;) {
     auto state = server.CurrentState();
-    const Config& config = state->config;
     http::request_parser<http::string_body> parser;
-    parser.header_limit(
-        static_cast<std::uint32_t>(config.max_header_bytes + config.max_url_bytes + 1024));
-    parser.body_limit(config.max_body_bytes);
-    stream.expires_after(std::chrono::milliseconds(config.read_timeout_ms));
-    boost::system::error_code ec;
-    co_await http::async_read(stream, buffer, parser,
-                              asio::redirect_error(asio::use_awaitable, ec));
-    if (ec == http::error::header_limit) {
-      bool url = StartLineTooLong(buffer);
-      co_await WriteEarlyError(
-          stream, url ? 414 : 431,
-          url ? "the request URL is too long" : "the request headers are too large");
-      break;
-    }
-    if (ec == http::error::body_limit) {
-      co_await WriteEarlyError(stream, 413, "the request body is too large");
-      break;
-    }
-    if (ec) {
-      if (ec != http::error::end_of_stream && ec != beast::error::timeout &&
-          ec != asio::error::operation_aborted && ec != asio::error::connection_reset &&
-          ec.category() == beast::http::make_error_code(http::error::bad_target).category()) {
-        co_await WriteEarlyError(stream, 400, "malformed HTTP request");
-      }
-      break;
-    }
+    if (!co_await ReadRequest(stream, buffer, state->config, parser)) break;
     auto start = std::chrono::steady_clock::now();
     server.in_flight.fetch_add(1);
     const auto& message = parser.get();
     std::size_t header_bytes = 0;
     Request request = ToRequest(message, &header_bytes);
-    Context context = server.MakeContext();
-    context.state = state;
-    Response response;
-    if (request.target.size() > config.max_url_bytes) {
-      response = ErrorResponse(414, "the request URL is too long");
-    } else if (header_bytes > config.max_header_bytes) {
-      response = ErrorResponse(431, "the request headers are too large");
-    } else if (auto fast = HandleFast(request, context)) {
-      response = std::move(*fast);
-    } else {
-      response = co_await asio::co_spawn(
-          *server.workers,
-          [&]() -> asio::awaitable<Response> {
-            try {
-              co_return Handle(request, context);
-            } catch (const std::exception& e) {
-              spdlog::error("handler failed: {}", e.what());
-              co_return ErrorResponse(500, "internal error");
-            }
-          },
-          asio::use_awaitable);
-    }
+    Response response = co_await Answer(server, *state, request, header_bytes);
     FinishResponse(request, response);
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    server.metrics->Latency().Observe(seconds);
-    auto m = state->endpoint_metrics.find(response.endpoint_name);
-    (m == state->endpoint_metrics.end() ? server.metrics->Other() : *m->second)
-        .Count(response.status);
-    if (config.access_log) {
-      std::string_view path(request.target);
-      path = path.substr(0, path.find('?'));  // the query string may hold api_key or SQL
-      spdlog::info("{} {} {} {:.1f}ms cache={} endpoint={}", request.method, path, response.status,
-                   seconds * 1000, response.cache_state.empty() ? "-" : response.cache_state,
-                   response.endpoint_name.empty() ? "-" : response.endpoint_name);
-    }
+    Record(server, *state, request, response,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     bool keep_alive = message.keep_alive() && !server.stopping.load();
     auto out = ToMessage(response, message.version(), keep_alive);
-    server.in_flight.fetch_sub(1);
-    stream.expires_after(std::chrono::milliseconds(config.write_timeout_ms));
+    stream.expires_after(std::chrono::milliseconds(state->config.write_timeout_ms));
+    boost::system::error_code ec;
     co_await http::async_write(stream, out, asio::redirect_error(asio::use_awaitable, ec));
+    server.in_flight.fetch_sub(1);  // after the write, so shutdown waits for the bytes too
     if (ec || !keep_alive) break;
   }
   boost::system::error_code ignored;
