@@ -2,7 +2,11 @@
 // translator::Error; this is the only place that catches it.
 #include "lqe/translate.h"
 
+#include <cstdint>
 #include <exception>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "lql/lql.h"
 #include "parse/parser.h"
@@ -64,25 +68,101 @@ std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer, std::
   return out.sql;
 }
 
+// The stored query's WITH clause, translated once and reused for every consumer query of the
+// same endpoint: per request, only the consumer is parsed, checked and emitted. An entry is
+// valid while the catalogue still has the very row types it was translated against (the entry
+// keeps them alive, so a rebuilt catalogue never matches by accident).
+struct StoredWith {
+  std::string with_sql;
+  pg::Emitter::State state;
+};
+
+std::string StoredKey(std::string_view bq_sql, const TranslateOptions& options) {
+  std::string key(bq_sql);
+  key += '\0';
+  key += std::to_string(reinterpret_cast<std::uintptr_t>(options.catalog));
+  for (const auto& [name, type] : options.params) {
+    key += '\0' + name + ':' + (type ? TypeName(*type) : "?");
+  }
+  return key;
+}
+
+bool StillValid(const StoredWith& entry, const Catalog& catalog) {
+  for (const TypePtr& row : entry.state.source_rows) {
+    bool found = false;
+    for (const auto& name : catalog.SourceNames()) {
+      const SourceSchema* s = catalog.FindSource(name);
+      if (s && s->row == row) found = true;
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+class StoredWithCache {
+ public:
+  std::shared_ptr<const StoredWith> Find(const std::string& key, const Catalog& catalog) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = entries_.find(key);
+    if (it == entries_.end() || !StillValid(*it->second, catalog)) return nullptr;
+    return it->second;
+  }
+  void Put(const std::string& key, std::shared_ptr<const StoredWith> entry) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (entries_.size() >= kMaxEntries) entries_.clear();  // endpoints are few; keep it simple
+    entries_[key] = std::move(entry);
+  }
+
+ private:
+  static constexpr std::size_t kMaxEntries = 256;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const StoredWith>> entries_;
+};
+
+StoredWithCache& Cache() {
+  static StoredWithCache cache;
+  return cache;
+}
+
+// The stored query's WITH, from the cache or freshly parsed and emitted (then cached). On a hit
+// the stored text is not even parsed again.
+std::string EmitStoredWith(std::string_view bq_sql, const TranslateOptions& options,
+                           pg::Emitter& emitter) {
+  const std::string key = StoredKey(bq_sql, options);
+  if (auto hit = Cache().Find(key, *options.catalog)) {
+    emitter.RestoreState(hit->state);
+    return hit->with_sql;
+  }
+  ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
+  auto entry = std::make_shared<StoredWith>();
+  entry->with_sql = emitter.EmitCteList(stored->with);
+  entry->state = emitter.SaveState();
+  Cache().Put(key, entry);
+  return entry->with_sql;
+}
+
 Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSource& phase) {
   phase = DiagSource::kStored;
-  ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
   pg::Emitter emitter(options);
   Translation t;
-  std::string with = emitter.EmitCteList(stored->with);
-  for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
-  std::string body;
   if (!options.consumer) {
+    ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
+    const std::string with = emitter.EmitCteList(stored->with);
+    for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
     pg::QueryOut out = emitter.EmitFinal(*stored);
     for (auto& c : out.columns) t.columns.push_back({c.name, c.type});
-    body = out.sql;
-  } else {
-    phase = options.consumer->language == ConsumerQuery::Language::kSql ? DiagSource::kConsumerSql
-                                                                        : DiagSource::kConsumerLql;
-    ast::QueryPtr consumer = ParseConsumer(*options.consumer, options, emitter);
-    sandbox::Validate(*consumer, {t.cte_names});
-    body = EmitConsumer(emitter, *consumer, with, t.columns);
+    t.pg_sql = with.empty() ? out.sql : with + " " + out.sql;
+    t.params = emitter.TakeParams();
+    return t;
   }
+  // Sandboxed: the stored final query is replaced, so only its WITH matters.
+  std::string with = EmitStoredWith(bq_sql, options, emitter);
+  for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
+  phase = options.consumer->language == ConsumerQuery::Language::kSql ? DiagSource::kConsumerSql
+                                                                      : DiagSource::kConsumerLql;
+  ast::QueryPtr consumer = ParseConsumer(*options.consumer, options, emitter);
+  sandbox::Validate(*consumer, {t.cte_names});
+  const std::string body = EmitConsumer(emitter, *consumer, with, t.columns);
   t.pg_sql = with.empty() ? body : with + " " + body;
   t.params = emitter.TakeParams();
   return t;

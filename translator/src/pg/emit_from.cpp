@@ -98,6 +98,7 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
     if (const SourceSchema* s = options_.catalog->FindSource(parts[1])) {
       table_sql = QuoteIdent(s->pg_schema) + "." + QuoteIdent(s->pg_table);
       var.columns = RowColumns(*s->row);
+      source_rows_.push_back(s->row);
     }
   }
   if (table_sql.empty()) {

@@ -41,6 +41,24 @@ class Emitter {
   const std::vector<std::pair<std::string, std::vector<Column>>>& Ctes() const { return ctes_; }
   std::vector<BoundParam> TakeParams() { return std::move(params_); }
 
+  // Everything emission of later parts depends on, so a translated stored WITH can be reused
+  // (the façade caches it per stored query; see translate.cpp).
+  struct State {
+    std::map<std::pair<std::string, ParamTransform>, std::size_t> param_index;
+    std::vector<BoundParam> params;
+    std::vector<std::pair<std::string, std::vector<Column>>> ctes;
+    int alias_counter = 0;
+    std::vector<TypePtr> source_rows;  // catalogue rows read, in order
+  };
+  State SaveState() const { return {param_index_, params_, ctes_, alias_counter_, source_rows_}; }
+  void RestoreState(const State& s) {
+    param_index_ = s.param_index;
+    params_ = s.params;
+    ctes_ = s.ctes;
+    alias_counter_ = s.alias_counter;
+    source_rows_ = s.source_rows;
+  }
+
   // Used by the function table.
   Value EmitExpr(const ast::Expr& expr);
   QueryOut EmitQuery(const ast::Query& query, bool final_output);
@@ -119,6 +137,7 @@ class Emitter {
   resolve::Scope* scope_ = nullptr;
   SelectContext select_;
   int alias_counter_ = 0;
+  std::vector<TypePtr> source_rows_;
 };
 
 // Emits `v` as a value of the output contract (arrays to jsonb, int literals to bigint).

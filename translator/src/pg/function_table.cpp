@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 #include "pg/quoting.h"
 #include "pg/type_table.h"
@@ -185,11 +186,20 @@ std::string Upper(std::string_view s) {
 }
 
 const FunctionEntry* FindFunction(std::string_view name) {
-  const std::string upper = Upper(name);
-  for (const auto& f : kFunctions) {
-    if (f.name == upper) return &f;
+  // Built once: upper-case name -> entry.
+  static const auto* const kIndex = [] {
+    auto* index = new std::unordered_map<std::string_view, const FunctionEntry*>();
+    for (const auto& f : kFunctions) index->emplace(f.name, &f);
+    return index;
+  }();
+  char upper[32];
+  if (name.size() >= sizeof(upper)) return nullptr;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    upper[i] = c >= 'a' && c <= 'z' ? static_cast<char>(c - ('a' - 'A')) : c;
   }
-  return nullptr;
+  const auto it = kIndex->find(std::string_view(upper, name.size()));
+  return it == kIndex->end() ? nullptr : it->second;
 }
 
 std::vector<std::string_view> FunctionNames() {

@@ -10,8 +10,10 @@
 namespace lqe::resolve {
 namespace {
 
+// ASCII case folding: BigQuery names are case-insensitive ASCII; std::tolower's locale lookup
+// showed up in profiles.
 char Fold(char c) {
-  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
 }
 
 std::size_t EditDistance(std::string_view a, std::string_view b) {
