@@ -1,5 +1,6 @@
 #include "generator/json_writer.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -18,13 +19,26 @@ void JsonWriter::String(std::string_view value) {
   WriteQuoted(value);
 }
 
+namespace {
+
+// Bytes that need escaping inside a JSON string: control characters, '"' and '\\'.
+constexpr auto kEscape = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[c] = true;
+  table['"'] = true;
+  table['\\'] = true;
+  return table;
+}();
+
+}  // namespace
+
 void JsonWriter::WriteQuoted(std::string_view value) {
   out_->push_back('"');
   std::size_t start = 0;
   for (std::size_t i = 0; i < value.size(); ++i) {
     const auto c = static_cast<unsigned char>(value[i]);
-    if (c != '"' && c != '\\' && c >= 0x20) continue;
-    out_->append(value.substr(start, i - start));
+    if (!kEscape[c]) continue;
+    out_->append(value.data() + start, i - start);
     start = i + 1;
     if (c == '"' || c == '\\') {
       out_->push_back('\\');
@@ -35,7 +49,7 @@ void JsonWriter::WriteQuoted(std::string_view value) {
       out_->append(buf);
     }
   }
-  out_->append(value.substr(start));
+  out_->append(value.data() + start, value.size() - start);
   out_->push_back('"');
 }
 
