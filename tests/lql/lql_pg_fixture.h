@@ -51,6 +51,7 @@ class LqlDatabase {
   LqlDatabase();
   // Runs the LQL in the logs.all sandbox; project defaults to p1, the time bounds to "".
   QueryResult Run(const std::string& lql, const std::map<std::string, std::string>& params);
+  const std::string& dsn() const { return db_.dsn(); }
 
   std::vector<EdgeRow> edge;
   std::vector<AuthRow> auth;

@@ -1,0 +1,178 @@
+// LQL through the gateway: GET /api/endpoints/query/logs.all?project=p1&lql=... over a real
+// socket, with the real translator, the real config loader and the rows of lql_pg_fixture.
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/url/encode.hpp>
+#include <boost/url/rfc/unreserved_chars.hpp>
+#include <thread>
+
+#include "http_client.h"
+#include "lqe/gateway/server.h"
+#include "lql_pg_fixture.h"
+#include "support.h"
+
+namespace lqe::lql {
+namespace {
+
+using gateway::testing::Fetch;
+using gateway::testing::HttpResult;
+using testing::lql::EdgeRow;
+using testing::lql::LqlDatabase;
+
+std::string Encode(const std::string& s) {
+  return boost::urls::encode(s, boost::urls::unreserved_chars);
+}
+
+class LqlHttpTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    db_ = new LqlDatabase();
+    dir_ = new gateway::testing::TempDir();
+    std::string dsn = db_->dsn();
+    const auto user = dsn.find("user=postgres");
+    if (user != std::string::npos) dsn.replace(user, 13, "user=lqe_gateway");
+    const std::string config = dir_->Write(
+        "gw.yaml", "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + dsn +
+                       "\n  pool_size: 2\ncatalogue_file: " +
+                       lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
+                       "\napi_keys:\n  - name: t\n    sha256: " +
+                       gateway::testing::Sha256Hex(gateway::testing::kTestKey) +
+                       "\n    endpoints: ['*']\nendpoints_dir: " + lqe::testing::SourcePath("sql") +
+                       "\n");
+    std::string error;
+    metrics_ = new std::shared_ptr<gateway::Metrics>(std::make_shared<gateway::Metrics>());
+    auto state = gateway::BuildState(config, metrics_->get(), &error);
+    ASSERT_NE(state, nullptr) << error;
+    server_ = new gateway::Server(config, state, *metrics_);
+    ASSERT_EQ(server_->Bind(), "");
+    thread_ = new std::thread([] { server_->Run(false); });
+  }
+
+  static void TearDownTestSuite() {
+    if (server_) {
+      server_->Stop();
+      thread_->join();
+    }
+    delete thread_;
+    delete server_;
+    delete metrics_;
+    delete dir_;
+    delete db_;
+  }
+
+  static boost::json::value Get(const std::string& lql, int status = 200,
+                                const std::string& extra = "") {
+    const std::string target =
+        "/api/endpoints/query/logs.all?project=p1&lql=" + Encode(lql) + extra;
+    const HttpResult r =
+        Fetch(server_->port(), target, {{"X-API-KEY", gateway::testing::kTestKey}});
+    EXPECT_EQ(r.status, status) << lql << "\n" << r.body;
+    return boost::json::parse(r.body);
+  }
+
+  static std::vector<std::string> Ids(const boost::json::value& body) {
+    std::vector<std::string> ids;
+    if (!body.is_object() || !body.as_object().contains("result")) return ids;
+    for (const auto& row : body.at("result").as_array()) ids.emplace_back(row.at("id").as_string());
+    return ids;
+  }
+
+  static std::vector<std::string> ExpectedEdge(const std::function<bool(const EdgeRow&)>& keep) {
+    std::vector<const EdgeRow*> kept;
+    for (const auto& r : db_->edge) {
+      if (r.project == "p1" && keep(r)) kept.push_back(&r);
+    }
+    std::sort(kept.begin(), kept.end(),
+              [](const EdgeRow* a, const EdgeRow* b) { return a->micros > b->micros; });
+    std::vector<std::string> ids;
+    for (const EdgeRow* r : kept) ids.push_back(r->id);
+    return ids;
+  }
+
+  static LqlDatabase* db_;
+  static gateway::testing::TempDir* dir_;
+  static std::shared_ptr<gateway::Metrics>* metrics_;
+  static gateway::Server* server_;
+  static std::thread* thread_;
+};
+
+LqlDatabase* LqlHttpTest::db_ = nullptr;
+gateway::testing::TempDir* LqlHttpTest::dir_ = nullptr;
+std::shared_ptr<gateway::Metrics>* LqlHttpTest::metrics_ = nullptr;
+gateway::Server* LqlHttpTest::server_ = nullptr;
+std::thread* LqlHttpTest::thread_ = nullptr;
+
+TEST_F(LqlHttpTest, FiltersSelectRows) {
+  EXPECT_EQ(Ids(Get("f:edge_logs m.response.status_code:>=500")),
+            ExpectedEdge([](const EdgeRow& r) { return r.status && *r.status >= 500; }));
+  EXPECT_EQ(Ids(Get("f:edge_logs -m.request.cf.botManagement.verifiedBot:true \"staging error\"")),
+            ExpectedEdge([](const EdgeRow& r) {
+              return r.verified != true && r.message.find("staging error") != std::string::npos;
+            }));
+  EXPECT_EQ(Ids(Get("f:edge_logs m.request.path:\"/rest/v1/it's\" ~^GET")),
+            ExpectedEdge(
+                [](const EdgeRow& r) { return r.path == "/rest/v1/it's" && r.method == "GET"; }));
+}
+
+TEST_F(LqlHttpTest, RowsCarryTheDefaultAndSelectedColumns) {
+  const auto body = Get("f:edge_logs s:m.request.path@p m.request.method:POST");
+  const auto& rows = body.at("result").as_array();
+  ASSERT_FALSE(rows.empty());
+  const auto& first = rows.at(0).as_object();
+  EXPECT_EQ(first.size(), 4u);
+  for (const char* key : {"timestamp", "id", "event_message", "p"}) {
+    EXPECT_TRUE(first.contains(key)) << key;
+  }
+  const std::string id(first.at("id").as_string());
+  for (const auto& r : db_->edge) {
+    if (r.id == id) {
+      EXPECT_EQ(first.at("p").as_string(), r.path);
+    }
+  }
+}
+
+TEST_F(LqlHttpTest, TimeFilterAndEndpointTimeParametersBothApply) {
+  constexpr std::int64_t kMinute = 60'000'000;
+  const std::int64_t base = testing::lql::kBaseMicros;
+  EXPECT_EQ(Ids(Get("f:edge_logs t:>=2025-01-15T10:10:00Z", 200,
+                    "&iso_timestamp_end=" + Encode("2025-01-15T10:20:00Z"))),
+            ExpectedEdge([&](const EdgeRow& r) {
+              return r.micros >= base + 10 * kMinute && r.micros <= base + 20 * kMinute;
+            }));
+}
+
+TEST_F(LqlHttpTest, ChartBuckets) {
+  const auto body = Get("f:edge_logs c:count(*) c:group_by(t::hour)");
+  const auto& rows = body.at("result").as_array();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows.at(0).at("count").as_int64(),
+            static_cast<std::int64_t>(ExpectedEdge([](const EdgeRow&) { return true; }).size()));
+  EXPECT_TRUE(rows.at(0).as_object().contains("timestamp"));
+}
+
+TEST_F(LqlHttpTest, MalformedAndIllTypedLqlGet400WithPosition) {
+  struct Case {
+    std::string lql, message, reason;
+    int column;
+  };
+  const Case cases[] = {
+      {"f:edge_logs m.x:\"open", "lql parse error: unterminated quoted string at 1:17",
+       "syntax_error", 17},
+      {"f:edge_logs m.response.status_code:abc",
+       "expected INT64 for metadata.response.status_code, got \"abc\" at 1:36", "type_error", 36},
+      {"f:edge_logs m.nope:1", "field \"metadata.nope\" not found in edge_logs at 1:13",
+       "unknown_name", 13},
+  };
+  for (const auto& c : cases) {
+    const auto body = Get(c.lql, 400);
+    const auto& error = body.at("error");
+    EXPECT_EQ(error.at("message").as_string(), c.message);
+    EXPECT_EQ(error.at("source").as_string(), "lql");
+    EXPECT_EQ(error.at("reason").as_string(), c.reason);
+    EXPECT_EQ(error.at("column").as_int64(), c.column);
+  }
+}
+
+}  // namespace
+}  // namespace lqe::lql
