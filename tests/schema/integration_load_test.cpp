@@ -156,6 +156,29 @@ TEST_F(LoadIntegrationTest, UnknownSourceIsAnError) {
   EXPECT_EQ(invalid.err, "lqe load: invalid source name \"Edge; drop\"\n");
 }
 
+TEST_F(LoadIntegrationTest, DatabaseFailureStopsTheLoadWithTheLinesNotLoaded) {
+  ASSERT_EQ(Load("storage", "{\"event_message\":\"first\"}\n").exit_code, 0);
+  {
+    pqxx::connection conn(db_.dsn());
+    pqxx::work tx(conn);
+    tx.exec("DROP FUNCTION logs.ensure_partition(text, date) CASCADE");
+    tx.commit();
+  }
+  const auto result =
+      RunLqe({"load", "--dsn", db_.dsn(), "--source", "storage", "--batch-size", "2",
+              WriteTempFile("{\"event_message\":\"a\"}\n"
+                            "{\"event_message\":\"b\"}\n"
+                            "{\"event_message\":\"c\"}\n")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err.rfind("lqe load: database error loading lines 1-2 (not loaded): ERROR:  "
+                             "function logs.ensure_partition(unknown, date) does not exist",
+                             0),
+            0u)
+      << result.err;
+  EXPECT_EQ(Summary(result.out), "loaded 0 events, skipped 0 duplicates, rejected 0 lines");
+  EXPECT_EQ(Scalar("SELECT string_agg(event_message, ',') FROM logs.storage"), "first");
+}
+
 TEST_F(LoadIntegrationTest, GeneratedEventsOfEverySourceLoadWithoutNewFields) {
   const std::string catalogue_before = Scalar("SELECT count(*) FROM logs.field_catalogue");
   for (const char* source : kSources) {
