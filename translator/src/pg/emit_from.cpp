@@ -142,8 +142,10 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
     // A single JSON object (a NULLABLE record): UNNEST gives its one row without a join.
     var.value = array;
     var.value.metadata_column = false;
+    // BigQuery gives no row for a NULL record. Written as <> 'null' (not = 'object') because PG
+    // estimates <> on an expression as barely selective, which keeps LIMIT plans on the index.
     if (!outer && !array.metadata_column) {
-      conditions.push_back("jsonb_typeof(" + array.sql + ") = 'object'");
+      conditions.push_back("jsonb_typeof(" + array.sql + ") <> 'null'");
     }
   } else if (IsKind(array.type, TypeKind::kArray)) {
     const std::string alias = ref.alias ? QuoteIdent(ref.alias->name) : NewAlias("_u");
