@@ -119,7 +119,6 @@ class Lexer {
     switch (prev->kind) {
       case TokenKind::kIdent:
       case TokenKind::kQuotedIdent:
-      case TokenKind::kKeyword:
       case TokenKind::kRParen:
       case TokenKind::kRBracket:
         return true;
