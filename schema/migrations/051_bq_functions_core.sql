@@ -2,27 +2,23 @@
 -- SPLIT edge cases, JSON_VALUE's scalar-only result, and PERCENTILE_CONT/DISC as analytic
 -- functions (PG has them only as ordered-set aggregates). All are plain SQL, so PARALLEL SAFE.
 
--- Raises an error from inside an SQL expression.
-CREATE OR REPLACE FUNCTION bq.raise_text(message text) RETURNS text
+-- SUBSTR(s, pos[, len]): 1-based; pos 0 is 1; a negative pos counts from the end; a negative
+-- len is an error in BigQuery. plpgsql, so the error branch is never folded at plan time.
+CREATE OR REPLACE FUNCTION bq.substr(s text, pos bigint, len bigint DEFAULT NULL) RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 BEGIN
-  RAISE EXCEPTION '%', message USING ERRCODE = 'invalid_parameter_value';
-END
-$$;
-
--- SUBSTR(s, pos[, len]): 1-based; pos 0 is 1; a negative pos counts from the end; a negative
--- len is an error in BigQuery.
-CREATE OR REPLACE FUNCTION bq.substr(s text, pos bigint, len bigint DEFAULT NULL) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE
-    WHEN s IS NULL OR pos IS NULL THEN NULL
-    WHEN len < 0 THEN bq.raise_text('SUBSTR length must not be negative')
-    ELSE substr(s,
+  IF s IS NULL OR pos IS NULL THEN
+    RETURN NULL;
+  END IF;
+  IF len < 0 THEN
+    RAISE EXCEPTION 'SUBSTR length must not be negative' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN substr(s,
                 CASE WHEN pos > 0 THEN pos
                      WHEN pos = 0 THEN 1
                      ELSE greatest(char_length(s) + pos + 1, 1) END::int,
-                coalesce(len, char_length(s) + 1)::int)
-  END
+                coalesce(len, char_length(s) + 1)::int);
+END
 $$;
 
 -- SPLIT(s, d): '' splits to [''] and an empty delimiter splits into characters, as in BigQuery.

@@ -93,11 +93,14 @@ std::string Render(const TranslateResult& r, const std::string& stored,
 
 // The WITH clause a stored endpoint's translation starts with, so cases can show it as
 // "WITH <logs.all CTEs> " instead of repeating it.
-std::string StoredPrefix(const std::string& stored, const TranslateOptions& base) {
+std::string StoredPrefix(const std::string& stored, const TranslateOptions& base,
+                         const std::string& probe) {
   TranslateOptions options = base;
-  options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, "select 1"};
+  options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, probe};
   const TranslateResult r = Translate(stored, options);
-  const std::string tail = " SELECT (1)::bigint AS f0_";
+  const std::string tail =
+      std::string(" SELECT (1)::bigint AS f0_") +
+      (probe.find("order") == std::string::npos ? "" : " ORDER BY 1 ASC NULLS FIRST");
   if (!r.ok() || r.value().pg_sql.size() < tail.size()) return "";
   return r.value().pg_sql.substr(0, r.value().pg_sql.size() - tail.size());
 }
@@ -138,9 +141,15 @@ std::string RunCase(const GoldenCase& c, bool crlf) {
   }
   std::string out = Render(Translate(stored, options), stored, consumer);
   if (auto it = c.options.find("stored"); it != c.options.end()) {
-    const std::string prefix = StoredPrefix(stored, options);
-    if (!prefix.empty() && out.rfind(prefix, 0) == 0) {
-      out = "WITH <" + it->second + " CTEs>" + out.substr(prefix.size());
+    // The CTEs keep their ORDER BY unless the consumer orders its own result.
+    for (const char* probe : {"select 1", "select 1 order by 1"}) {
+      const std::string prefix = StoredPrefix(stored, options, probe);
+      if (!prefix.empty() && out.rfind(prefix, 0) == 0) {
+        const std::string label =
+            std::string(probe).find("order") == std::string::npos ? " CTEs>" : " CTEs, unordered>";
+        out = "WITH <" + it->second + label + out.substr(prefix.size());
+        break;
+      }
     }
   }
   return out;

@@ -127,16 +127,18 @@ StoredWithCache& Cache() {
 // The stored query's WITH, from the cache or freshly parsed and emitted (then cached). On a hit
 // the stored text is not even parsed again.
 std::string EmitStoredWith(std::string_view bq_sql, const TranslateOptions& options,
-                           pg::Emitter& emitter) {
-  const std::string key = StoredKey(bq_sql, options);
+                           bool drop_cte_order, pg::Emitter& emitter) {
+  const std::string key = StoredKey(bq_sql, options) + (drop_cte_order ? "\1" : "\2");
   if (auto hit = Cache().Find(key, *options.catalog)) {
     emitter.RestoreState(hit->state);
     return hit->with_sql;
   }
   ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
+  emitter.SetDropCteOrder(drop_cte_order);
   auto entry = std::make_shared<StoredWith>();
   entry->with_sql = emitter.EmitCteList(stored->with);
   entry->state = emitter.SaveState();
+  emitter.SetDropCteOrder(false);
   Cache().Put(key, entry);
   return entry->with_sql;
 }
@@ -155,12 +157,24 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
     t.params = emitter.TakeParams();
     return t;
   }
-  // Sandboxed: the stored final query is replaced, so only its WITH matters.
-  std::string with = EmitStoredWith(bq_sql, options, emitter);
+  // Sandboxed: the stored final query is replaced, so only its WITH matters. A SQL consumer is
+  // parsed first: when it orders its own result, the CTEs' ORDER BYs are left out (see
+  // Emitter::SetDropCteOrder). LQL needs the CTE row types before it can be lowered.
+  const bool sql = options.consumer->language == ConsumerQuery::Language::kSql;
+  ast::QueryPtr consumer;
+  if (sql) {
+    phase = DiagSource::kConsumerSql;
+    consumer = Parse(options.consumer->text, options, DiagSource::kConsumerSql);
+    phase = DiagSource::kStored;
+  }
+  bool orders = consumer && !consumer->order_by.empty();
+  if (consumer && !consumer->with.empty() && consumer->body->Is<ast::Query>()) {
+    orders = orders || !consumer->body->As<ast::Query>().order_by.empty();
+  }
+  std::string with = EmitStoredWith(bq_sql, options, orders, emitter);
   for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
-  phase = options.consumer->language == ConsumerQuery::Language::kSql ? DiagSource::kConsumerSql
-                                                                      : DiagSource::kConsumerLql;
-  ast::QueryPtr consumer = ParseConsumer(*options.consumer, options, emitter);
+  phase = sql ? DiagSource::kConsumerSql : DiagSource::kConsumerLql;
+  if (!consumer) consumer = ParseConsumer(*options.consumer, options, emitter);
   sandbox::Validate(*consumer, {t.cte_names});
   const std::string body = EmitConsumer(emitter, *consumer, with, t.columns);
   t.pg_sql = with.empty() ? body : with + " " + body;

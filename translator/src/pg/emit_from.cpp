@@ -196,7 +196,8 @@ std::string Emitter::JoinOn(const ast::Join& join, std::vector<std::string>& on_
 std::string Emitter::EmitJoin(const ast::Join& join, std::vector<std::string>& conditions) {
   using K = ast::Join::Kind;
   std::string left = EmitFrom(*join.left, conditions);
-  if (join.left->Is<ast::Join>() && join.left->As<ast::Join>().parenthesized) {
+  if (join.left->Is<ast::Join>() && join.left->As<ast::Join>().parenthesized &&
+      left.find(" JOIN ") != std::string::npos) {
     left = "(" + left + ")";
   }
   const bool outer =
@@ -230,7 +231,10 @@ std::string Emitter::EmitJoin(const ast::Join& join, std::vector<std::string>& c
       conditions.insert(conditions.end(), right_conditions.begin(), right_conditions.end());
       return left;
     }
-    if (join.right->Is<ast::Join>()) *right = "(" + *right + ")";
+    // A parenthesised group stays one only if it still joins (UNNESTs of records vanish).
+    if (join.right->Is<ast::Join>() && right->find(" JOIN ") != std::string::npos) {
+      *right = "(" + *right + ")";
+    }
   }
   std::string sql = left;
   if (!outer && !join.on && join.using_columns.empty()) {

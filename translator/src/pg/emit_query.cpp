@@ -30,7 +30,8 @@ std::string OutputSql(const Value& v) {
 }
 
 std::string Emitter::EmitCte(const ast::Cte& cte) {
-  QueryOut q = EmitQuery(*cte.query, false);
+  const bool drop_order = drop_cte_order_ && !cte.query->limit && !cte.query->order_by.empty();
+  QueryOut q = EmitQuery(*cte.query, false, !drop_order);
   ctes_.emplace_back(cte.name.name, std::move(q.columns));
   return QuoteIdent(cte.name.name) + " AS (" + q.sql + ")";
 }
@@ -49,10 +50,10 @@ std::string Emitter::EmitCteList(const std::vector<ast::Cte>& ctes) {
   return sql;
 }
 
-QueryOut Emitter::EmitQuery(const ast::Query& query, bool final_output) {
+QueryOut Emitter::EmitQuery(const ast::Query& query, bool final_output, bool keep_order) {
   const std::size_t cte_mark = ctes_.size();
   std::string with = EmitCteList(query.with);
-  QueryOut out = EmitQueryBody(*query.body, &query.order_by, final_output);
+  QueryOut out = EmitQueryBody(*query.body, keep_order ? &query.order_by : nullptr, final_output);
   out.sql = (with.empty() ? "" : with + " ") + out.sql + EmitLimit(query);
   ctes_.resize(cte_mark);
   return out;
@@ -91,12 +92,13 @@ QueryOut Emitter::EmitQueryBody(const ast::QueryNode& body,
   }
   if (order_by && !order_by->empty()) {
     // ORDER BY after a set operation names output columns (or their ordinals).
+    // PG accepts only output names after a set operation; order a derived table instead so
+    // strings can still sort byte-wise.
+    out.sql = "SELECT * FROM (" + out.sql + ") AS _set";
     std::vector<SelectItemOut> items;
     for (const auto& c : out.columns) {
-      items.push_back({QuoteIdent(c.name),
-                       c.name,
-                       Value{QuoteIdent(c.name), c.type, c.json_array, false, false, c.name},
-                       {}});
+      const std::string ref = "_set." + QuoteLabel(c.name);
+      items.push_back({ref, c.name, Value{ref, c.type, c.json_array, false, false, c.name}, {}});
     }
     resolve::Scope empty{scope_, {}, {}};
     resolve::Scope* saved = scope_;

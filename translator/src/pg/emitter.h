@@ -61,7 +61,12 @@ class Emitter {
 
   // Used by the function table.
   Value EmitExpr(const ast::Expr& expr);
-  QueryOut EmitQuery(const ast::Query& query, bool final_output);
+  // keep_order=false drops the query's own ORDER BY (used for CTEs, see SetDropCteOrder).
+  QueryOut EmitQuery(const ast::Query& query, bool final_output, bool keep_order = true);
+  // When the reader of the CTEs orders its own result, an ORDER BY inside a CTE without LIMIT
+  // means nothing in BigQuery and, in PG, keeps the CTE from being flattened, so the reader's
+  // LIMIT cannot reach the index scan. Such ORDER BYs are then left out.
+  void SetDropCteOrder(bool drop) { drop_cte_order_ = drop; }
   std::string BindParam(const ast::Param& param, ParamTransform transform);
   // " ORDER BY ..." with BigQuery NULL ordering; items resolve select-list aliases when given.
   std::string EmitOrderBy(const std::vector<ast::OrderItem>& order_by,
@@ -138,6 +143,7 @@ class Emitter {
   SelectContext select_;
   int alias_counter_ = 0;
   std::vector<TypePtr> source_rows_;
+  bool drop_cte_order_ = false;
 };
 
 // Emits `v` as a value of the output contract (arrays to jsonb, int literals to bigint).
