@@ -108,3 +108,40 @@ TEST(ParseLimitsTest, ByteDumpUsesOffsets) {
 
 }  // namespace
 }  // namespace lqe::parse
+
+namespace lqe::parse {
+namespace {
+
+Diagnostic ErrorFrom(const std::string& sql) {
+  ParseOptions options;
+  options.source = DiagSource::kConsumerSql;
+  auto result = ParseQuery(sql, options);
+  if (const auto* diag = std::get_if<Diagnostic>(&result)) {
+    EXPECT_EQ(diag->source, DiagSource::kConsumerSql) << sql;
+    return *diag;
+  }
+  ADD_FAILURE() << "expected an error for: " << sql;
+  return {};
+}
+
+TEST(ParseDiagnosticsTest, CodesAndPositions) {
+  const Diagnostic dml = ErrorFrom("  delete from t");
+  EXPECT_EQ(dml.code, DiagCode::kUnsupported);
+  EXPECT_EQ(dml.offset, 2u);
+  EXPECT_EQ(dml.length, 6u);
+  EXPECT_EQ(ErrorFrom("select 1 from t for update").code, DiagCode::kUnsupported);
+  EXPECT_EQ(ErrorFrom("with recursive a as (select 1) select 1").code, DiagCode::kUnsupported);
+  EXPECT_EQ(ErrorFrom("select a from t group by all").code, DiagCode::kUnsupported);
+  const Diagnostic syntax = ErrorFrom("select (1 + 2");
+  EXPECT_EQ(syntax.code, DiagCode::kSyntax);
+  EXPECT_EQ(syntax.offset, 13u);
+  const Diagnostic lexical = ErrorFrom("select 'x");
+  EXPECT_EQ(lexical.code, DiagCode::kSyntax);
+  EXPECT_EQ(lexical.offset, 7u);
+  const Diagnostic union_error = ErrorFrom("select 1 union select 2");
+  EXPECT_EQ(union_error.offset, 15u);
+  EXPECT_EQ(union_error.hint, "BigQuery requires UNION ALL or UNION DISTINCT.");
+}
+
+}  // namespace
+}  // namespace lqe::parse
