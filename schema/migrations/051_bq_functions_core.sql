@@ -38,6 +38,21 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE WHEN jsonb_typeof(j) IN ('object', 'array', 'null') THEN NULL ELSE j #>> '{}' END
 $$;
 
+-- JSON text without insignificant whitespace, as BigQuery prints JSON (JSON_QUERY on a STRING,
+-- TO_JSON_STRING); PG's jsonb output puts a space after ':' and ','. plpgsql because it recurses.
+CREATE OR REPLACE FUNCTION bq.json_text(j jsonb) RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  RETURN CASE jsonb_typeof(j)
+    WHEN 'object' THEN '{' || coalesce((SELECT string_agg(to_jsonb(e.k)::text || ':' || bq.json_text(e.v), ',')
+                                        FROM jsonb_each(j) AS e(k, v)), '') || '}'
+    WHEN 'array' THEN '[' || coalesce((SELECT string_agg(bq.json_text(e.v), ',' ORDER BY e.n)
+                                       FROM jsonb_array_elements(j) WITH ORDINALITY AS e(v, n)), '') || ']'
+    ELSE j::text
+  END;
+END
+$$;
+
 -- PERCENTILE_CONT(x, p) OVER (PARTITION BY ...): the translator passes the partition's values
 -- as array_agg(x) OVER (PARTITION BY ...). NULLs are ignored, as in BigQuery.
 CREATE OR REPLACE FUNCTION bq.percentile_cont(vals double precision[], p double precision)

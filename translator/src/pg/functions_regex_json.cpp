@@ -162,7 +162,7 @@ Value EmitJsonQuery(Emitter& e, const ast::Call& call) {
   const Value doc = JsonDoc(e, call);
   const std::string sql = "(" + doc.sql + " #> " + JsonPath(call) + ")";
   if (IsKind(doc.type, K::kJson)) return MakeValue(sql, K::kJson);
-  return MakeValue("(" + sql + ")::text", K::kString);
+  return MakeValue("bq.json_text" + sql, K::kString);
 }
 
 Value EmitJsonQueryArray(Emitter& e, const ast::Call& call) {
@@ -177,9 +177,9 @@ Value EmitJsonQueryArray(Emitter& e, const ast::Call& call) {
 Value EmitToJsonString(Emitter& e, const ast::Call& call) {
   const Value v = e.EmitExpr(*call.args[0]);
   if (IsKind(v.type, K::kRecord) || IsKind(v.type, K::kJson) || v.json_array) {
-    return MakeValue("(" + v.sql + ")::text", K::kString);
+    return MakeValue("bq.json_text(" + v.sql + ")", K::kString);
   }
-  return MakeValue("(to_jsonb(" + v.sql + "))::text", K::kString);
+  return MakeValue("bq.json_text(to_jsonb(" + v.sql + "))", K::kString);
 }
 
 Value EmitToJson(Emitter& e, const ast::Call& call) {
