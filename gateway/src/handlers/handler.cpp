@@ -52,8 +52,8 @@ std::variant<Parsed, Response> ParseAndRoute(const Request& request) {
   }
   if (request.method == "OPTIONS") return Preflight();
   bool is_query = parsed.route.kind == Route::Kind::kQuery;
-  bool allowed = request.method == "GET" || request.method == "HEAD" ||
-                 (request.method == "POST" && is_query && !parsed.route.get_only);
+  bool allowed =
+      request.method == "GET" || (request.method == "POST" && is_query && !parsed.route.get_only);
   if (!allowed) {
     Response response = ErrorResponse(405, "method " + request.method + " is not allowed here",
                                       {{"reason", "method_not_allowed"}});

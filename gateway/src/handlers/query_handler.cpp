@@ -50,9 +50,7 @@ std::string CacheKey(const EndpointDef& e, const ValidatedParams& p, bool redact
 }
 
 std::variant<Prepared, Response> PrepareQuery(const Request& request, const Route& route,
-                                              const std::string& path_unused, RawParams raw,
-                                              const GatewayState& state) {
-  (void)path_unused;
+                                              RawParams raw, const GatewayState& state) {
   std::optional<std::string> api_key_param;
   if (auto it = raw.find("api_key"); it != raw.end()) api_key_param = it->second;
   std::string token = ExtractToken(request, api_key_param ? &*api_key_param : nullptr);
@@ -115,7 +113,8 @@ Response FromQueryFailure(const QueryResult& r, const EndpointDef& e, int timeou
   }
 }
 
-ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact) {
+// gzip_level 0: no compressed copy (the client does not want one and it is not cached).
+ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact, int gzip_level) {
   json::array rows;
   rows.reserve(r.rows.size());
   for (const auto& row : r.rows) {
@@ -135,7 +134,8 @@ ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact) 
   if (redact) RedactJson(root.as_object()["result"]);
   auto result = std::make_shared<CachedResult>();
   result->body = json::serialize(root);
-  if (result->body.size() >= 1024) result->gzip_body = Gzip(result->body);
+  if (gzip_level > 0 && result->body.size() >= 1024)
+    result->gzip_body = Gzip(result->body, gzip_level);
   result->truncated = r.truncated;
   return result;
 }
@@ -144,7 +144,7 @@ ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact) 
 
 std::variant<Prepared, Response> Prepare(const Request& request, const Route& route, RawParams raw,
                                          const GatewayState& state) {
-  return PrepareQuery(request, route, {}, std::move(raw), state);
+  return PrepareQuery(request, route, std::move(raw), state);
 }
 
 Response OkResponse(const Request& request, const CachedResult& result) {
@@ -176,31 +176,36 @@ Response RespondFromLookup(const Request& request, const Prepared& p, const Cach
   return response;
 }
 
-Response RunPrepared(const Request& request, const Prepared& p, Context& context) {
+namespace {
+
+// The translation to run: the stored one, or the stored query sandboxed with the consumer's
+// sql/lql. On a refusal returns the 400.
+std::variant<std::shared_ptr<const Translation>, Response> ChooseTranslation(const Prepared& p,
+                                                                             Context& context) {
   const EndpointDef& e = *p.endpoint;
-  std::shared_ptr<const Translation> translation = e.translation;
-  if (p.params.sql || p.params.lql) {
-    TranslateOptions options;
-    options.catalog = context.state->catalog.get();
-    for (const auto& [name, def] : e.params) options.params[name] = ParamSqlType(def.type);
-    ConsumerQuery consumer;
-    consumer.language =
-        p.params.sql ? ConsumerQuery::Language::kSql : ConsumerQuery::Language::kLql;
-    consumer.text = p.params.sql ? *p.params.sql : *p.params.lql;
-    options.consumer = consumer;
-    options.now = context.now();
-    TranslateResult result = Translate(e.query, options);
-    if (!result.ok()) {
-      const Diagnostic& d = result.error();
-      return DiagnosticResponse(d, d.source == DiagSource::kStored
-                                       ? std::string_view(e.query)
-                                       : std::string_view(consumer.text));
-    }
-    translation = std::make_shared<const Translation>(std::move(result.value()));
+  if (!p.params.sql && !p.params.lql) return e.translation;
+  TranslateOptions options;
+  options.catalog = context.state->catalog.get();
+  for (const auto& [name, def] : e.params) options.params[name] = ParamSqlType(def.type);
+  ConsumerQuery consumer;
+  consumer.language = p.params.sql ? ConsumerQuery::Language::kSql : ConsumerQuery::Language::kLql;
+  consumer.text = p.params.sql ? *p.params.sql : *p.params.lql;
+  options.consumer = consumer;
+  options.now = context.now();
+  TranslateResult result = Translate(e.query, options);
+  if (!result.ok()) {
+    const Diagnostic& d = result.error();
+    return DiagnosticResponse(d, d.source == DiagSource::kStored ? std::string_view(e.query)
+                                                                 : std::string_view(consumer.text));
   }
-  if (!translation) return ErrorResponse(500, "endpoint " + e.name + " has no translated query");
+  return std::make_shared<const Translation>(std::move(result.value()));
+}
+
+// Values for $1..$n in order; RE2 patterns converted for Postgres. On a bad pattern, the 400.
+std::variant<std::vector<std::optional<std::string>>, Response> BindArgs(const Translation& t,
+                                                                         const Prepared& p) {
   std::vector<std::optional<std::string>> args;
-  for (const BoundParam& bp : translation->params) {
+  for (const BoundParam& bp : t.params) {
     auto it = p.params.values.find(bp.name);
     std::optional<std::string> value = it == p.params.values.end() ? std::nullopt : it->second;
     if (value && bp.transform == ParamTransform::kRegexPattern) {
@@ -214,27 +219,42 @@ Response RunPrepared(const Request& request, const Prepared& p, Context& context
     }
     args.push_back(std::move(value));
   }
+  return args;
+}
+
+}  // namespace
+
+Response RunPrepared(const Request& request, const Prepared& p, Context& context) {
+  const EndpointDef& e = *p.endpoint;
+  auto chosen = ChooseTranslation(p, context);
+  if (auto* refusal = std::get_if<Response>(&chosen)) return std::move(*refusal);
+  auto translation = std::get<std::shared_ptr<const Translation>>(chosen);
+  if (!translation) return ErrorResponse(500, "endpoint " + e.name + " has no translated query");
+  auto bound = BindArgs(*translation, p);
+  if (auto* error = std::get_if<Response>(&bound)) return std::move(*error);
+  auto args = std::get<std::vector<std::optional<std::string>>>(std::move(bound));
   int timeout_ms = context.state->config.statement_timeout_ms;
-  auto run_query = context.run_query;
-  Metrics* metrics = context.metrics;
-  Loader loader = [translation, args, run_query, metrics, &e, timeout_ms,
-                   redact = p.redact]() -> LoadOutcome {
+  // Cached results keep a well-compressed copy for every later hit; an uncached one is
+  // compressed quickly, and only for a client that asked.
+  bool cached = e.cache_seconds > 0 && context.cache != nullptr;
+  int gzip_level = cached ? 6 : (AcceptsGzip(request) ? 1 : 0);
+  // The loader may outlive this request (the warmer keeps it): it holds the snapshot that owns
+  // the endpoint, never references to the request.
+  Loader loader = [translation, args = std::move(args), run_query = context.run_query,
+                   metrics = context.metrics, state = context.state, &e, timeout_ms,
+                   redact = p.redact, gzip_level]() -> LoadOutcome {
     QueryResult r = run_query(translation->pg_sql, args, e.max_rows);
     if (metrics != nullptr) metrics->QueryTime().Observe(r.seconds);
     if (r.status != QueryStatus::kOk) return FromQueryFailure(r, e, timeout_ms);
-    return RenderResult(*translation, r, redact);
+    return RenderResult(*translation, r, redact, gzip_level);
   };
-  if (e.cache_seconds == 0 || context.cache == nullptr) {
-    CacheLookup direct{loader(), CacheState::kBypass, {}};
-    return RespondFromLookup(request, p, direct);
+  if (!cached) {
+    return RespondFromLookup(request, p, CacheLookup{loader(), CacheState::kBypass, {}});
   }
   CachePolicy policy;
   policy.ttl = std::chrono::seconds(e.cache_seconds);
   if (e.cache_warming_seconds) policy.warming = std::chrono::seconds(*e.cache_warming_seconds);
-  // The warmer keeps this loader; it must not refer to the request or a dying snapshot.
-  auto state = context.state;
-  Loader owned = [loader, state]() { return loader(); };
-  return RespondFromLookup(request, p, context.cache->GetOrLoad(p.cache_key, e.id, policy, owned));
+  return RespondFromLookup(request, p, context.cache->GetOrLoad(p.cache_key, e.id, policy, loader));
 }
 
 }  // namespace lqe::gateway

@@ -7,10 +7,10 @@
 
 namespace lqe::gateway {
 
-std::string Gzip(std::string_view data) {
+std::string Gzip(std::string_view data, int level) {
   z_stream stream{};
-  // windowBits 15 + 16 selects the gzip wrapper; level 6 is zlib's usual speed/size balance.
-  if (deflateInit2(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+  // windowBits 15 + 16 selects the gzip wrapper.
+  if (deflateInit2(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
   std::string out(deflateBound(&stream, data.size()), '\0');
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   stream.avail_in = static_cast<uInt>(data.size());

@@ -8,7 +8,8 @@
 
 namespace lqe::gateway {
 
-std::string Gzip(std::string_view data);
+// level: 1 (fastest) .. 9 (smallest); 6 is zlib's default balance.
+std::string Gzip(std::string_view data, int level = 6);
 // True when the request's Accept-Encoding allows gzip.
 bool AcceptsGzip(const Request& request);
 
