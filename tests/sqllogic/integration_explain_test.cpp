@@ -94,6 +94,20 @@ bool UsesIndex(const json::value& plan, const std::string& index_suffix) {
   return false;
 }
 
+// An index scan whose condition mentions `text` (partition indexes get generated names such as
+// function_edge_p20250113_expr_timestamp_idx, so the condition is what identifies them).
+bool IndexCondMentions(const json::value& plan, const std::string& text) {
+  std::vector<const json::object*> nodes;
+  CollectNodes(plan, nodes);
+  for (const auto* n : nodes) {
+    const auto* cond = n->if_contains("Index Cond");
+    if (cond != nullptr && std::string(cond->as_string().c_str()).find(text) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool Contains(const std::vector<std::string>& types, const std::string& type) {
   return std::find(types.begin(), types.end(), type) != types.end();
 }
@@ -171,7 +185,7 @@ TEST_F(Explain, FunctionEdgeListingUsesTheProjectRefExpressionIndex) {
   const auto types = NodeTypes(plan);
   EXPECT_EQ(types.front(), "Limit") << json::serialize(plan);
   EXPECT_FALSE(Contains(types, "Sort")) << json::serialize(plan);
-  EXPECT_TRUE(UsesIndex(plan, "project_ref")) << json::serialize(plan);
+  EXPECT_TRUE(IndexCondMentions(plan, "project_ref")) << json::serialize(plan);
 }
 
 }  // namespace
