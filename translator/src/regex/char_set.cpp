@@ -191,7 +191,7 @@ bool PosixClass(std::string_view name, CharSet& set) {
     std::string_view name;
     std::vector<std::pair<char32_t, char32_t>> ranges;
   };
-  static const std::vector<Entry> kClasses = {
+  static const std::vector<Entry> posix_classes = {
       {"alnum", {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}},
       {"alpha", {{'A', 'Z'}, {'a', 'z'}}},
       {"ascii", {{1, 0x7F}}},
@@ -207,7 +207,7 @@ bool PosixClass(std::string_view name, CharSet& set) {
       {"word", {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}, {'_', '_'}}},
       {"xdigit", {{'0', '9'}, {'A', 'F'}, {'a', 'f'}}},
   };
-  for (const auto& entry : kClasses) {
+  for (const auto& entry : posix_classes) {
     if (entry.name == name) {
       set.ranges.insert(set.ranges.end(), entry.ranges.begin(), entry.ranges.end());
       return true;

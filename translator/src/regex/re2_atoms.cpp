@@ -125,14 +125,19 @@ void Converter::ApplyCount(std::size_t at, int min, int max, const std::string& 
   }
   const std::string atom = "(?:" + out_.substr(atom_start_) + ")";
   std::string text;
+  auto piece = [&](const std::string& quantifier) {
+    text += atom;
+    text += quantifier;
+    text += lazy;
+  };
   for (int left = min; left > 0; left -= kAreMaxRepeat) {
-    text += atom + "{" + std::to_string(std::min(left, kAreMaxRepeat)) + "}" + lazy;
+    piece("{" + std::to_string(std::min(left, kAreMaxRepeat)) + "}");
   }
   if (max < 0) {
-    text += atom + "*" + lazy;
+    piece("*");
   }
   for (int left = max - min; max >= 0 && left > 0; left -= kAreMaxRepeat) {
-    text += atom + "{0," + std::to_string(std::min(left, kAreMaxRepeat)) + "}" + lazy;
+    piece("{0," + std::to_string(std::min(left, kAreMaxRepeat)) + "}");
   }
   out_.replace(atom_start_, std::string::npos, "(?:" + text + ")");
 }
