@@ -50,49 +50,114 @@ const ast::Literal& StringLiteralArg(const ast::Call& call, std::size_t i, std::
 std::string Upper(std::string_view s);
 
 // Emitters defined in functions_*.cpp.
-#define LQE_FN(name) Value name(Emitter& e, const ast::Call& call);
 // time
-LQE_FN(EmitTimestampTrunc)
-LQE_FN(EmitDatetimeTrunc)
-LQE_FN(EmitDateTrunc)
-LQE_FN(EmitTimestampAdd) LQE_FN(EmitTimestampSub) LQE_FN(EmitDatetimeAdd) LQE_FN(EmitDatetimeSub)
-    LQE_FN(EmitDateAdd) LQE_FN(EmitDateSub) LQE_FN(EmitTimestampDiff) LQE_FN(EmitDatetimeDiff)
-        LQE_FN(EmitDateDiff) LQE_FN(EmitCurrentTimestamp) LQE_FN(EmitCurrentDate)
-            LQE_FN(EmitCurrentDatetime) LQE_FN(EmitTimestampFn) LQE_FN(EmitDatetimeFn)
-                LQE_FN(EmitDateFn) LQE_FN(EmitTimestampMicros) LQE_FN(EmitTimestampMillis)
-                    LQE_FN(EmitTimestampSeconds) LQE_FN(EmitUnixMicros) LQE_FN(EmitUnixMillis)
-                        LQE_FN(EmitUnixSeconds) LQE_FN(EmitUnixDate) LQE_FN(EmitFormatTimestamp)
-                            LQE_FN(EmitFormatDate) LQE_FN(EmitFormatDatetime)
-                                LQE_FN(EmitParseTimestamp) LQE_FN(EmitParseDate)
-                                    LQE_FN(EmitParseDatetime) LQE_FN(EmitGenerateTimestampArray)
-                                        LQE_FN(EmitGenerateDateArray)
-    // aggregates and windows
-    LQE_FN(EmitCount) LQE_FN(EmitCountIf) LQE_FN(EmitSum) LQE_FN(EmitAvg) LQE_FN(EmitMinMax)
-        LQE_FN(EmitAnyValue) LQE_FN(EmitArrayAgg) LQE_FN(EmitStringAgg)
-            LQE_FN(EmitApproxCountDistinct) LQE_FN(EmitApproxQuantiles) LQE_FN(EmitLogicalAnd)
-                LQE_FN(EmitLogicalOr) LQE_FN(EmitStatAgg) LQE_FN(EmitRankLike) LQE_FN(EmitNtile)
-                    LQE_FN(EmitLagLead) LQE_FN(EmitFirstLastValue) LQE_FN(EmitNthValue)
-                        LQE_FN(EmitPercentile)
-    // conditional, math, arrays
-    LQE_FN(EmitIf) LQE_FN(EmitIfNull) LQE_FN(EmitNullIf) LQE_FN(EmitCoalesce)
-        LQE_FN(EmitGreatestLeast) LQE_FN(EmitSafeDivide) LQE_FN(EmitDiv) LQE_FN(EmitMod)
-            LQE_FN(EmitRound) LQE_FN(EmitTrunc) LQE_FN(EmitCeilFloor) LQE_FN(EmitAbs)
-                LQE_FN(EmitSign) LQE_FN(EmitPow) LQE_FN(EmitFloatFn) LQE_FN(EmitLog)
-                    LQE_FN(EmitRand) LQE_FN(EmitArrayLength) LQE_FN(EmitArrayToString)
-                        LQE_FN(EmitArrayConcat) LQE_FN(EmitGenerateArray) LQE_FN(EmitGenerateUuid)
-    // strings, regular expressions, JSON
-    LQE_FN(EmitConcat) LQE_FN(EmitStrpos) LQE_FN(EmitStartsWith) LQE_FN(EmitEndsWith)
-        LQE_FN(EmitContainsSubstr) LQE_FN(EmitCaseFn) LQE_FN(EmitLength) LQE_FN(EmitByteLength)
-            LQE_FN(EmitSubstr) LQE_FN(EmitTrimFn) LQE_FN(EmitReplace) LQE_FN(EmitSplit)
-                LQE_FN(EmitFormat) LQE_FN(EmitPad) LQE_FN(EmitRepeat) LQE_FN(EmitReverse)
-                    LQE_FN(EmitLeftRight) LQE_FN(EmitToHex) LQE_FN(EmitFromHex) LQE_FN(EmitSha)
-                        LQE_FN(EmitMd5) LQE_FN(EmitToBase64) LQE_FN(EmitInitcap)
-                            LQE_FN(EmitRegexpContains) LQE_FN(EmitRegexpExtract)
-                                LQE_FN(EmitRegexpExtractAll) LQE_FN(EmitRegexpReplace)
-                                    LQE_FN(EmitJsonValue) LQE_FN(EmitJsonQuery)
-                                        LQE_FN(EmitJsonQueryArray) LQE_FN(EmitToJsonString)
-                                            LQE_FN(EmitToJson) LQE_FN(EmitParseJson)
-                                                LQE_FN(EmitJsonType)
-#undef LQE_FN
+Value EmitTimestampTrunc(Emitter& e, const ast::Call& call);
+Value EmitDatetimeTrunc(Emitter& e, const ast::Call& call);
+Value EmitDateTrunc(Emitter& e, const ast::Call& call);
+Value EmitTimestampAdd(Emitter& e, const ast::Call& call);
+Value EmitTimestampSub(Emitter& e, const ast::Call& call);
+Value EmitDatetimeAdd(Emitter& e, const ast::Call& call);
+Value EmitDatetimeSub(Emitter& e, const ast::Call& call);
+Value EmitDateAdd(Emitter& e, const ast::Call& call);
+Value EmitDateSub(Emitter& e, const ast::Call& call);
+Value EmitTimestampDiff(Emitter& e, const ast::Call& call);
+Value EmitDatetimeDiff(Emitter& e, const ast::Call& call);
+Value EmitDateDiff(Emitter& e, const ast::Call& call);
+Value EmitCurrentTimestamp(Emitter& e, const ast::Call& call);
+Value EmitCurrentDate(Emitter& e, const ast::Call& call);
+Value EmitCurrentDatetime(Emitter& e, const ast::Call& call);
+Value EmitTimestampFn(Emitter& e, const ast::Call& call);
+Value EmitDatetimeFn(Emitter& e, const ast::Call& call);
+Value EmitDateFn(Emitter& e, const ast::Call& call);
+Value EmitTimestampMicros(Emitter& e, const ast::Call& call);
+Value EmitTimestampMillis(Emitter& e, const ast::Call& call);
+Value EmitTimestampSeconds(Emitter& e, const ast::Call& call);
+Value EmitUnixMicros(Emitter& e, const ast::Call& call);
+Value EmitUnixMillis(Emitter& e, const ast::Call& call);
+Value EmitUnixSeconds(Emitter& e, const ast::Call& call);
+Value EmitUnixDate(Emitter& e, const ast::Call& call);
+Value EmitFormatTimestamp(Emitter& e, const ast::Call& call);
+Value EmitFormatDate(Emitter& e, const ast::Call& call);
+Value EmitFormatDatetime(Emitter& e, const ast::Call& call);
+Value EmitParseTimestamp(Emitter& e, const ast::Call& call);
+Value EmitParseDate(Emitter& e, const ast::Call& call);
+Value EmitParseDatetime(Emitter& e, const ast::Call& call);
+Value EmitGenerateTimestampArray(Emitter& e, const ast::Call& call);
+Value EmitGenerateDateArray(Emitter& e, const ast::Call& call);
+Value EmitCount(Emitter& e, const ast::Call& call);
+Value EmitCountIf(Emitter& e, const ast::Call& call);
+Value EmitSum(Emitter& e, const ast::Call& call);
+Value EmitAvg(Emitter& e, const ast::Call& call);
+Value EmitMinMax(Emitter& e, const ast::Call& call);
+Value EmitAnyValue(Emitter& e, const ast::Call& call);
+Value EmitArrayAgg(Emitter& e, const ast::Call& call);
+Value EmitStringAgg(Emitter& e, const ast::Call& call);
+Value EmitApproxCountDistinct(Emitter& e, const ast::Call& call);
+Value EmitApproxQuantiles(Emitter& e, const ast::Call& call);
+Value EmitLogicalAnd(Emitter& e, const ast::Call& call);
+Value EmitLogicalOr(Emitter& e, const ast::Call& call);
+Value EmitStatAgg(Emitter& e, const ast::Call& call);
+Value EmitRankLike(Emitter& e, const ast::Call& call);
+Value EmitNtile(Emitter& e, const ast::Call& call);
+Value EmitLagLead(Emitter& e, const ast::Call& call);
+Value EmitFirstLastValue(Emitter& e, const ast::Call& call);
+Value EmitNthValue(Emitter& e, const ast::Call& call);
+Value EmitPercentile(Emitter& e, const ast::Call& call);
+Value EmitIf(Emitter& e, const ast::Call& call);
+Value EmitIfNull(Emitter& e, const ast::Call& call);
+Value EmitNullIf(Emitter& e, const ast::Call& call);
+Value EmitCoalesce(Emitter& e, const ast::Call& call);
+Value EmitGreatestLeast(Emitter& e, const ast::Call& call);
+Value EmitSafeDivide(Emitter& e, const ast::Call& call);
+Value EmitDiv(Emitter& e, const ast::Call& call);
+Value EmitMod(Emitter& e, const ast::Call& call);
+Value EmitRound(Emitter& e, const ast::Call& call);
+Value EmitTrunc(Emitter& e, const ast::Call& call);
+Value EmitCeilFloor(Emitter& e, const ast::Call& call);
+Value EmitAbs(Emitter& e, const ast::Call& call);
+Value EmitSign(Emitter& e, const ast::Call& call);
+Value EmitPow(Emitter& e, const ast::Call& call);
+Value EmitFloatFn(Emitter& e, const ast::Call& call);
+Value EmitLog(Emitter& e, const ast::Call& call);
+Value EmitRand(Emitter& e, const ast::Call& call);
+Value EmitArrayLength(Emitter& e, const ast::Call& call);
+Value EmitArrayToString(Emitter& e, const ast::Call& call);
+Value EmitArrayConcat(Emitter& e, const ast::Call& call);
+Value EmitGenerateArray(Emitter& e, const ast::Call& call);
+Value EmitGenerateUuid(Emitter& e, const ast::Call& call);
+Value EmitConcat(Emitter& e, const ast::Call& call);
+Value EmitStrpos(Emitter& e, const ast::Call& call);
+Value EmitStartsWith(Emitter& e, const ast::Call& call);
+Value EmitEndsWith(Emitter& e, const ast::Call& call);
+Value EmitContainsSubstr(Emitter& e, const ast::Call& call);
+Value EmitCaseFn(Emitter& e, const ast::Call& call);
+Value EmitLength(Emitter& e, const ast::Call& call);
+Value EmitByteLength(Emitter& e, const ast::Call& call);
+Value EmitSubstr(Emitter& e, const ast::Call& call);
+Value EmitTrimFn(Emitter& e, const ast::Call& call);
+Value EmitReplace(Emitter& e, const ast::Call& call);
+Value EmitSplit(Emitter& e, const ast::Call& call);
+Value EmitFormat(Emitter& e, const ast::Call& call);
+Value EmitPad(Emitter& e, const ast::Call& call);
+Value EmitRepeat(Emitter& e, const ast::Call& call);
+Value EmitReverse(Emitter& e, const ast::Call& call);
+Value EmitLeftRight(Emitter& e, const ast::Call& call);
+Value EmitToHex(Emitter& e, const ast::Call& call);
+Value EmitFromHex(Emitter& e, const ast::Call& call);
+Value EmitSha(Emitter& e, const ast::Call& call);
+Value EmitMd5(Emitter& e, const ast::Call& call);
+Value EmitToBase64(Emitter& e, const ast::Call& call);
+Value EmitInitcap(Emitter& e, const ast::Call& call);
+Value EmitRegexpContains(Emitter& e, const ast::Call& call);
+Value EmitRegexpExtract(Emitter& e, const ast::Call& call);
+Value EmitRegexpExtractAll(Emitter& e, const ast::Call& call);
+Value EmitRegexpReplace(Emitter& e, const ast::Call& call);
+Value EmitJsonValue(Emitter& e, const ast::Call& call);
+Value EmitJsonQuery(Emitter& e, const ast::Call& call);
+Value EmitJsonQueryArray(Emitter& e, const ast::Call& call);
+Value EmitToJsonString(Emitter& e, const ast::Call& call);
+Value EmitToJson(Emitter& e, const ast::Call& call);
+Value EmitParseJson(Emitter& e, const ast::Call& call);
+Value EmitJsonType(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg
