@@ -45,7 +45,9 @@ std::string Outcome(std::string_view text, const lqe::lql::LowerContext& context
     return lqe::lql::RenderBigQuery(**query);
   }
   const auto& diag = std::get<lqe::Diagnostic>(result);
-  if (diag.offset > text.size() || diag.length == 0 || diag.message.empty()) __builtin_trap();
+  if (diag.offset > text.size() || diag.length == 0 || diag.message.empty()) {
+    __builtin_trap();
+  }
   return "error: " + lqe::RenderCaret(diag, text);
 }
 
@@ -54,6 +56,8 @@ std::string Outcome(std::string_view text, const lqe::lql::LowerContext& context
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const lqe::lql::LowerContext context = MakeContext();
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  if (Outcome(text, context) != Outcome(text, context)) __builtin_trap();
+  if (Outcome(text, context) != Outcome(text, context)) {
+    __builtin_trap();
+  }
   return 0;
 }

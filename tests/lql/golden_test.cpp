@@ -29,13 +29,17 @@ std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
   std::stringstream in(text);
   std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
+  while (std::getline(in, line)) {
+    lines.push_back(line);
+  }
   return lines;
 }
 
 std::string JoinLines(const std::vector<std::string>& lines, std::size_t from, std::size_t to) {
   std::string out;
-  for (std::size_t i = from; i < to; ++i) out += (i > from ? "\n" : "") + lines[i];
+  for (std::size_t i = from; i < to; ++i) {
+    out += (i > from ? "\n" : "") + lines[i];
+  }
   return out;
 }
 
@@ -47,16 +51,24 @@ std::vector<Case> ParseCases(const std::string& text) {
     Case c;
     while (i < lines.size() &&
            (lines[i].starts_with("#") || lines[i].starts_with("[") || lines[i].empty())) {
-      if (!lines[i].empty()) c.header.push_back(lines[i]);
+      if (!lines[i].empty()) {
+        c.header.push_back(lines[i]);
+      }
       ++i;
     }
-    if (i >= lines.size()) break;
+    if (i >= lines.size()) {
+      break;
+    }
     c.line = static_cast<int>(i + 1);
     std::size_t sep = i;
-    while (sep < lines.size() && lines[sep] != "--") ++sep;
+    while (sep < lines.size() && lines[sep] != "--") {
+      ++sep;
+    }
     c.input = JoinLines(lines, i, sep);
     std::size_t end = sep + 1;
-    while (end < lines.size() && lines[end] != "==") ++end;
+    while (end < lines.size() && lines[end] != "==") {
+      ++end;
+    }
     c.expected = sep < lines.size() ? JoinLines(lines, sep + 1, std::min(end, lines.size())) : "";
     cases.push_back(std::move(c));
     i = end + 1;
@@ -85,7 +97,9 @@ LowerContext ContextFor(const Case& c) {
 
 std::string LowerAndRender(const std::string& input, const LowerContext& context) {
   auto result = Lower(input, context);
-  if (auto* query = std::get_if<ast::QueryPtr>(&result)) return RenderBigQuery(**query);
+  if (auto* query = std::get_if<ast::QueryPtr>(&result)) {
+    return RenderBigQuery(**query);
+  }
   const Diagnostic& d = std::get<Diagnostic>(result);
   return "ERROR: " + RenderCaret(d, input) + "\nCODE: " + std::string(DiagCodeName(d.code));
 }
@@ -93,8 +107,12 @@ std::string LowerAndRender(const std::string& input, const LowerContext& context
 std::string Serialize(const std::vector<Case>& cases) {
   std::string out;
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    if (i) out += "==\n";
-    for (const auto& h : cases[i].header) out += h + "\n";
+    if (i) {
+      out += "==\n";
+    }
+    for (const auto& h : cases[i].header) {
+      out += h + "\n";
+    }
     out += cases[i].input + "\n--\n" + cases[i].expected + "\n";
   }
   return out;
@@ -121,13 +139,17 @@ TEST_P(GoldenTest, MatchesExpected) {
       EXPECT_EQ(c.expected, actual) << GetParam() << ":" << c.line << ": " << c.input;
     }
   }
-  if (update) std::ofstream(path) << Serialize(cases);
+  if (update) {
+    std::ofstream(path) << Serialize(cases);
+  }
 }
 
 std::vector<std::string> GoldenFiles() {
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(testing::SourcePath("tests/lql"))) {
-    if (entry.path().extension() == ".test") files.push_back(entry.path().filename().string());
+    if (entry.path().extension() == ".test") {
+      files.push_back(entry.path().filename().string());
+    }
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -135,7 +157,9 @@ std::vector<std::string> GoldenFiles() {
 
 std::string FileTestName(const ::testing::TestParamInfo<std::string>& param) {
   std::string name = param.param.substr(0, param.param.find('.'));
-  for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  for (char& ch : name) {
+    ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  }
   return name;
 }
 

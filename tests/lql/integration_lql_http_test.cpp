@@ -27,12 +27,14 @@ std::string Encode(const std::string& s) {
 class LqlHttpTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    db_ = new LqlDatabase();
-    dir_ = new gateway::testing::TempDir();
-    std::string dsn = db_->dsn();
+    shared_db = new LqlDatabase();
+    shared_dir = new gateway::testing::TempDir();
+    std::string dsn = shared_db->dsn();
     const auto user = dsn.find("user=postgres");
-    if (user != std::string::npos) dsn.replace(user, 13, "user=lqe_gateway");
-    const std::string config = dir_->Write(
+    if (user != std::string::npos) {
+      dsn.replace(user, 13, "user=lqe_gateway");
+    }
+    const std::string config = shared_dir->Write(
         "gw.yaml", "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + dsn +
                        "\n  pool_size: 2\ncatalogue_file: " +
                        lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
@@ -41,24 +43,24 @@ class LqlHttpTest : public ::testing::Test {
                        "\n    endpoints: ['*']\nendpoints_dir: " + lqe::testing::SourcePath("sql") +
                        "\n");
     std::string error;
-    metrics_ = new std::shared_ptr<gateway::Metrics>(std::make_shared<gateway::Metrics>());
-    auto state = gateway::BuildState(config, metrics_->get(), &error);
+    shared_metrics = new std::shared_ptr<gateway::Metrics>(std::make_shared<gateway::Metrics>());
+    auto state = gateway::BuildState(config, shared_metrics->get(), &error);
     ASSERT_NE(state, nullptr) << error;
-    server_ = new gateway::Server(config, state, *metrics_);
-    ASSERT_EQ(server_->Bind(), "");
-    thread_ = new std::thread([] { server_->Run(false); });
+    shared_server = new gateway::Server(config, state, *shared_metrics);
+    ASSERT_EQ(shared_server->Bind(), "");
+    shared_thread = new std::thread([] { shared_server->Run(false); });
   }
 
   static void TearDownTestSuite() {
-    if (server_) {
-      server_->Stop();
-      thread_->join();
+    if (shared_server) {
+      shared_server->Stop();
+      shared_thread->join();
     }
-    delete thread_;
-    delete server_;
-    delete metrics_;
-    delete dir_;
-    delete db_;
+    delete shared_thread;
+    delete shared_server;
+    delete shared_metrics;
+    delete shared_dir;
+    delete shared_db;
   }
 
   static boost::json::value Get(const std::string& lql, int status = 200,
@@ -66,42 +68,51 @@ class LqlHttpTest : public ::testing::Test {
     const std::string target =
         "/api/endpoints/query/logs.all?project=p1&lql=" + Encode(lql) + extra;
     const HttpResult r =
-        Fetch(server_->port(), target, {{"X-API-KEY", gateway::testing::kTestKey}});
+        Fetch(shared_server->port(), target, {{"X-API-KEY", gateway::testing::kTestKey}});
     EXPECT_EQ(r.status, status) << lql << "\n" << r.body;
     return boost::json::parse(r.body);
   }
 
   static std::vector<std::string> Ids(const boost::json::value& body) {
     std::vector<std::string> ids;
-    if (!body.is_object() || !body.as_object().contains("result")) return ids;
-    for (const auto& row : body.at("result").as_array()) ids.emplace_back(row.at("id").as_string());
+    if (!body.is_object() || !body.as_object().contains("result")) {
+      return ids;
+    }
+    for (const auto& row : body.at("result").as_array()) {
+      ids.emplace_back(row.at("id").as_string());
+    }
     return ids;
   }
 
   static std::vector<std::string> ExpectedEdge(const std::function<bool(const EdgeRow&)>& keep) {
     std::vector<const EdgeRow*> kept;
-    for (const auto& r : db_->edge) {
-      if (r.project == "p1" && keep(r)) kept.push_back(&r);
+    for (const auto& r : shared_db->edge) {
+      if (r.project == "p1" && keep(r)) {
+        kept.push_back(&r);
+      }
     }
     std::sort(kept.begin(), kept.end(),
               [](const EdgeRow* a, const EdgeRow* b) { return a->micros > b->micros; });
     std::vector<std::string> ids;
-    for (const EdgeRow* r : kept) ids.push_back(r->id);
+    ids.reserve(kept.size());
+    for (const EdgeRow* r : kept) {
+      ids.push_back(r->id);
+    }
     return ids;
   }
 
-  static LqlDatabase* db_;
-  static gateway::testing::TempDir* dir_;
-  static std::shared_ptr<gateway::Metrics>* metrics_;
-  static gateway::Server* server_;
-  static std::thread* thread_;
+  static LqlDatabase* shared_db;
+  static gateway::testing::TempDir* shared_dir;
+  static std::shared_ptr<gateway::Metrics>* shared_metrics;
+  static gateway::Server* shared_server;
+  static std::thread* shared_thread;
 };
 
-LqlDatabase* LqlHttpTest::db_ = nullptr;
-gateway::testing::TempDir* LqlHttpTest::dir_ = nullptr;
-std::shared_ptr<gateway::Metrics>* LqlHttpTest::metrics_ = nullptr;
-gateway::Server* LqlHttpTest::server_ = nullptr;
-std::thread* LqlHttpTest::thread_ = nullptr;
+LqlDatabase* LqlHttpTest::shared_db = nullptr;
+gateway::testing::TempDir* LqlHttpTest::shared_dir = nullptr;
+std::shared_ptr<gateway::Metrics>* LqlHttpTest::shared_metrics = nullptr;
+gateway::Server* LqlHttpTest::shared_server = nullptr;
+std::thread* LqlHttpTest::shared_thread = nullptr;
 
 TEST_F(LqlHttpTest, FiltersSelectRows) {
   EXPECT_EQ(Ids(Get("f:edge_logs m.response.status_code:>=500")),
@@ -125,7 +136,7 @@ TEST_F(LqlHttpTest, RowsCarryTheDefaultAndSelectedColumns) {
     EXPECT_TRUE(first.contains(key)) << key;
   }
   const std::string id(first.at("id").as_string());
-  for (const auto& r : db_->edge) {
+  for (const auto& r : shared_db->edge) {
     if (r.id == id) {
       EXPECT_EQ(first.at("p").as_string(), r.path);
     }

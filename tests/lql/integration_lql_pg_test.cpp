@@ -21,10 +21,10 @@ using testing::lql::StorageRow;
 
 class LqlPgTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { db_ = new LqlDatabase(); }
+  static void SetUpTestSuite() { shared_db = new LqlDatabase(); }
   static void TearDownTestSuite() {
-    delete db_;
-    db_ = nullptr;
+    delete shared_db;
+    shared_db = nullptr;
   }
 
   // Ids of the p1 rows of `rows` that satisfy `keep`, newest first.
@@ -33,35 +33,42 @@ class LqlPgTest : public ::testing::Test {
                                            const std::function<bool(const Row&)>& keep) {
     std::vector<const Row*> kept;
     for (const auto& r : rows) {
-      if (r.project == "p1" && keep(r)) kept.push_back(&r);
+      if (r.project == "p1" && keep(r)) {
+        kept.push_back(&r);
+      }
     }
     std::sort(kept.begin(), kept.end(),
               [](const Row* a, const Row* b) { return a->micros > b->micros; });
     std::vector<std::string> ids;
-    for (const Row* r : kept) ids.push_back(r->id);
+    ids.reserve(kept.size());
+    for (const Row* r : kept) {
+      ids.push_back(r->id);
+    }
     return ids;
   }
 
   static std::vector<std::string> Ids(const std::string& lql,
                                       const std::map<std::string, std::string>& params = {}) {
-    const QueryResult result = db_->Run(lql, params);
+    const QueryResult result = shared_db->Run(lql, params);
     EXPECT_TRUE(result.error.empty()) << lql << ": " << result.error << "\n" << result.pg_sql;
     std::vector<std::string> ids;
-    for (const auto& row : result.rows) ids.push_back(row.at(1));
+    for (const auto& row : result.rows) {
+      ids.push_back(row.at(1));
+    }
     return ids;
   }
 
   static void ExpectEdge(const std::string& lql, const std::function<bool(const EdgeRow&)>& keep,
                          const std::map<std::string, std::string>& params = {}) {
-    const auto expected = Expected(db_->edge, keep);
+    const auto expected = Expected(shared_db->edge, keep);
     EXPECT_FALSE(expected.empty()) << "test data gives no rows for " << lql;
     EXPECT_EQ(Ids("f:edge_logs " + lql, params), expected) << lql;
   }
 
-  static LqlDatabase* db_;
+  static LqlDatabase* shared_db;
 };
 
-LqlDatabase* LqlPgTest::db_ = nullptr;
+LqlDatabase* LqlPgTest::shared_db = nullptr;
 
 bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
@@ -69,7 +76,7 @@ bool Contains(const std::string& haystack, const std::string& needle) {
 
 TEST_F(LqlPgTest, EmptyQueryListsTheProjectsRowsNewestFirst) {
   ExpectEdge("", [](const EdgeRow&) { return true; });
-  const QueryResult result = db_->Run("f:edge_logs", {});
+  const QueryResult result = shared_db->Run("f:edge_logs", {});
   ASSERT_TRUE(result.error.empty()) << result.error;
   EXPECT_EQ(result.columns, (std::vector<std::string>{"timestamp", "id", "event_message"}));
   ASSERT_FALSE(result.rows.empty());
@@ -136,34 +143,34 @@ TEST_F(LqlPgTest, Arrays) {
     return std::any_of(r.args.begin(), r.args.end(), p);
   };
   EXPECT_EQ(Ids("f:auth_logs m.args:@>\"--verbose\""),
-            Expected<AuthRow>(db_->auth, [&](const AuthRow& r) {
+            Expected<AuthRow>(shared_db->auth, [&](const AuthRow& r) {
               return args_have(r, [](const std::string& a) { return a == "--verbose"; });
             }));
   EXPECT_EQ(Ids("f:auth_logs m.args:@>~\"^-v1\""),
-            Expected<AuthRow>(db_->auth, [&](const AuthRow& r) {
+            Expected<AuthRow>(shared_db->auth, [&](const AuthRow& r) {
               return args_have(r, [](const std::string& a) { return a.starts_with("-v1"); });
             }));
 }
 
 TEST_F(LqlPgTest, LevelRange) {
   const std::vector<std::string> wanted = {"info", "notice", "warning", "error"};
-  const auto expected = Expected<AuthRow>(db_->auth, [&](const AuthRow& r) {
+  const auto expected = Expected<AuthRow>(shared_db->auth, [&](const AuthRow& r) {
     return std::find(wanted.begin(), wanted.end(), r.level) != wanted.end();
   });
   EXPECT_EQ(Ids("f:auth_logs metadata.level:info..error"), expected);
   EXPECT_EQ(Ids("f:auth_logs -m.level:info..error"),
-            Expected<AuthRow>(db_->auth, [&](const AuthRow& r) {
+            Expected<AuthRow>(shared_db->auth, [&](const AuthRow& r) {
               return std::find(wanted.begin(), wanted.end(), r.level) == wanted.end();
             }));
 }
 
 TEST_F(LqlPgTest, Floats) {
   EXPECT_EQ(Ids("f:storage_logs m.responseTime:>0.45"),
-            Expected<StorageRow>(db_->storage, [](const StorageRow& r) {
+            Expected<StorageRow>(shared_db->storage, [](const StorageRow& r) {
               return r.response_time && *r.response_time > 0.45;
             }));
   EXPECT_EQ(Ids("f:storage_logs m.responseTime:0.2..0.5"),
-            Expected<StorageRow>(db_->storage, [](const StorageRow& r) {
+            Expected<StorageRow>(shared_db->storage, [](const StorageRow& r) {
               return r.response_time && *r.response_time >= 0.2 && *r.response_time <= 0.5;
             }));
 }
@@ -187,13 +194,13 @@ TEST_F(LqlPgTest, TimestampFilters) {
 }
 
 TEST_F(LqlPgTest, TimestampShorthandsUseNow) {
-  db_->now = std::chrono::system_clock::time_point(std::chrono::microseconds(At(30, 30)));
+  shared_db->now = std::chrono::system_clock::time_point(std::chrono::microseconds(At(30, 30)));
   ExpectEdge("t:last@10m",
              [](const EdgeRow& r) { return r.micros >= At(20, 0) && r.micros <= At(30, 30); });
   ExpectEdge("t:this@hour", [](const EdgeRow& r) { return r.micros <= At(30, 30); });
   ExpectEdge("t:today", [](const EdgeRow&) { return true; });
   EXPECT_TRUE(Ids("f:edge_logs t:yesterday").empty());
-  db_->now = std::chrono::system_clock::now();
+  shared_db->now = std::chrono::system_clock::now();
 }
 
 TEST_F(LqlPgTest, TimeFiltersCombineWithTheEndpointsTimeParameters) {
@@ -207,18 +214,18 @@ TEST_F(LqlPgTest, TimeFiltersCombineWithTheEndpointsTimeParameters) {
 }
 
 TEST_F(LqlPgTest, SelectAddsNamedColumns) {
-  const QueryResult result = db_->Run(
+  const QueryResult result = shared_db->Run(
       "f:edge_logs s:m.request.path s:m.response.status_code@code m.request.method:POST", {});
   ASSERT_TRUE(result.error.empty()) << result.error << "\n" << result.pg_sql;
   EXPECT_EQ(result.columns,
             (std::vector<std::string>{"timestamp", "id", "event_message", "path", "code"}));
   const auto expected =
-      Expected<EdgeRow>(db_->edge, [](const EdgeRow& r) { return r.method == "POST"; });
+      Expected<EdgeRow>(shared_db->edge, [](const EdgeRow& r) { return r.method == "POST"; });
   ASSERT_EQ(result.rows.size(), expected.size());
   for (const auto& row : result.rows) {
-    const auto it = std::find_if(db_->edge.begin(), db_->edge.end(),
+    const auto it = std::find_if(shared_db->edge.begin(), shared_db->edge.end(),
                                  [&](const EdgeRow& r) { return r.id == row.at(1); });
-    ASSERT_NE(it, db_->edge.end());
+    ASSERT_NE(it, shared_db->edge.end());
     EXPECT_EQ(row.at(3), it->path);
     EXPECT_EQ(row.at(4), it->status ? std::to_string(*it->status) : "NULL");
   }
@@ -229,45 +236,53 @@ std::map<std::int64_t, std::vector<const EdgeRow*>> Buckets(const std::vector<Ed
                                                             std::int64_t width) {
   std::map<std::int64_t, std::vector<const EdgeRow*>> buckets;
   for (const auto& r : rows) {
-    if (r.project == "p1") buckets[r.micros / width * width].push_back(&r);
+    if (r.project == "p1") {
+      buckets[r.micros / width * width].push_back(&r);
+    }
   }
   return buckets;
 }
 
 TEST_F(LqlPgTest, ChartCountsPerBucketOldestFirst) {
   const QueryResult result =
-      db_->Run("f:edge_logs c:count(*) c:group_by(t::minute) t:<2025-01-15T10:05:00Z", {});
+      shared_db->Run("f:edge_logs c:count(*) c:group_by(t::minute) t:<2025-01-15T10:05:00Z", {});
   ASSERT_TRUE(result.error.empty()) << result.error << "\n" << result.pg_sql;
   EXPECT_EQ(result.columns, (std::vector<std::string>{"timestamp", "count"}));
   ASSERT_EQ(result.rows.size(), 5u);
   EXPECT_EQ(result.rows[0], (std::vector<std::string>{"2025-01-15 10:00:00+00", "1"}));
   EXPECT_EQ(result.rows[4], (std::vector<std::string>{"2025-01-15 10:04:00+00", "1"}));
 
-  const QueryResult hourly = db_->Run("f:edge_logs c:count(*) c:group_by(t::h) error", {});
+  const QueryResult hourly = shared_db->Run("f:edge_logs c:count(*) c:group_by(t::h) error", {});
   ASSERT_TRUE(hourly.error.empty()) << hourly.error;
   std::int64_t errors = 0;
-  for (const auto& r : db_->edge) errors += r.project == "p1" && Contains(r.message, "error");
+  for (const auto& r : shared_db->edge) {
+    errors += r.project == "p1" && Contains(r.message, "error");
+  }
   ASSERT_EQ(hourly.rows.size(), 1u);
   EXPECT_EQ(hourly.rows[0],
             (std::vector<std::string>{"2025-01-15 10:00:00+00", std::to_string(errors)}));
 }
 
 TEST_F(LqlPgTest, ChartAggregates) {
-  const auto buckets = Buckets(db_->edge, 3'600'000'000LL);
+  const auto buckets = Buckets(shared_db->edge, 3'600'000'000LL);
   ASSERT_EQ(buckets.size(), 1u);
   const auto& rows = buckets.begin()->second;
   std::vector<std::int64_t> statuses;
   std::set<std::string> paths;
   std::int64_t non_null_status = 0;
   for (const EdgeRow* r : rows) {
-    if (r->status) statuses.push_back(*r->status), ++non_null_status;
+    if (r->status) {
+      statuses.push_back(*r->status), ++non_null_status;
+    }
     paths.insert(r->path);
   }
   std::sort(statuses.begin(), statuses.end());
   std::int64_t sum = 0;
-  for (auto s : statuses) sum += s;
+  for (auto s : statuses) {
+    sum += s;
+  }
   const auto single = [&](const std::string& lql) {
-    const QueryResult r = db_->Run("f:edge_logs c:group_by(t::hour) " + lql, {});
+    const QueryResult r = shared_db->Run("f:edge_logs c:group_by(t::hour) " + lql, {});
     EXPECT_TRUE(r.error.empty()) << lql << ": " << r.error << "\n" << r.pg_sql;
     EXPECT_EQ(r.rows.size(), 1u) << lql;
     return r.rows.empty() ? std::vector<std::string>{} : r.rows[0];
@@ -287,7 +302,9 @@ TEST_F(LqlPgTest, ChartAggregates) {
 
 TEST_F(LqlPgTest, OtherProjectsNeverShow) {
   const auto ids = Ids("f:edge_logs");
-  for (const auto& id : ids) EXPECT_FALSE(id.starts_with("x-")) << id;
+  for (const auto& id : ids) {
+    EXPECT_FALSE(id.starts_with("x-")) << id;
+  }
   EXPECT_TRUE(Ids("f:edge_logs other-project").empty());
 }
 
@@ -307,7 +324,7 @@ TEST_F(LqlPgTest, ErrorsComeBackAsLqlDiagnostics) {
       {"f:edge_logs \"open", "lql parse error: unterminated quoted string at 1:13"},
   };
   for (const auto& [lql, message] : cases) {
-    const QueryResult result = db_->Run(lql, {});
+    const QueryResult result = shared_db->Run(lql, {});
     EXPECT_EQ(result.error, message) << lql;
     EXPECT_EQ(result.error_source, DiagSource::kConsumerLql) << lql;
   }

@@ -18,7 +18,9 @@ namespace {
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
+  if (!in) {
+    throw std::runtime_error("cannot read " + path);
+  }
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
@@ -35,7 +37,9 @@ void Migrate(const std::string& dsn) {
   }
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(SourcePath("schema/migrations"))) {
-    if (e.path().extension() == ".sql") files.push_back(e.path());
+    if (e.path().extension() == ".sql") {
+      files.push_back(e.path());
+    }
   }
   std::sort(files.begin(), files.end());
   pqxx::connection conn(dsn);
@@ -49,7 +53,9 @@ void Migrate(const std::string& dsn) {
 std::string Json(const std::string& s) {
   std::string out = "\"";
   for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
+    if (c == '"' || c == '\\') {
+      out += '\\';
+    }
     out += c;
   }
   return out + "\"";
@@ -64,10 +70,10 @@ std::string Timestamp(std::int64_t micros) {
   return buf;
 }
 
-const char* const kPaths[] = {"/rest/v1/todos", "/auth/v1/token", "/storage/v1/object/a b.png",
-                              "/rest/v1/it's"};
-const char* const kLevels[] = {"debug", "info",     "notice", "warning",
-                               "error", "critical", "alert",  "emergency"};
+constexpr const char* kPaths[] = {"/rest/v1/todos", "/auth/v1/token", "/storage/v1/object/a b.png",
+                                  "/rest/v1/it's"};
+constexpr const char* kLevels[] = {"debug", "info",     "notice", "warning",
+                                   "error", "critical", "alert",  "emergency"};
 
 EdgeRow MakeEdge(int i, const std::string& project) {
   EdgeRow r;
@@ -76,9 +82,15 @@ EdgeRow MakeEdge(int i, const std::string& project) {
   r.micros = kBaseMicros + (i * 60LL + i) * 1'000'000;
   r.method = i % 3 == 0 ? "POST" : "GET";
   r.path = kPaths[i % 4];
-  if (i % 11 != 0) r.status = i % 10 == 9 ? 500 : i % 10 == 4 ? 404 : 200;
-  if (i % 7 != 0) r.verified = i % 2 == 0;
-  if (i % 6 != 5) r.detections = {i % 3, i % 5};
+  if (i % 11 != 0) {
+    r.status = i % 10 == 9 ? 500 : i % 10 == 4 ? 404 : 200;
+  }
+  if (i % 7 != 0) {
+    r.verified = i % 2 == 0;
+  }
+  if (i % 6 != 5) {
+    r.detections = {i % 3, i % 5};
+  }
   r.message = r.method + " | " + (r.status ? std::to_string(*r.status) : "-") + " | " + r.path +
               (i % 8 == 0 ? " staging error" : "") + (i % 9 == 0 ? " Log 42" : "") +
               (i % 5 == 1 ? " error" : "") + (project == "p1" ? "" : " other-project");
@@ -87,14 +99,18 @@ EdgeRow MakeEdge(int i, const std::string& project) {
 
 std::string EdgeMetadata(const EdgeRow& r) {
   std::string bot;
-  if (r.verified) bot += "\"verifiedBot\":" + std::string(*r.verified ? "true" : "false");
+  if (r.verified) {
+    bot += "\"verifiedBot\":" + std::string(*r.verified ? "true" : "false");
+  }
   if (!r.detections.empty()) {
     bot += std::string(bot.empty() ? "" : ",") + "\"detectionIds\":[" +
            std::to_string(r.detections[0]) + "," + std::to_string(r.detections[1]) + "]";
   }
   std::string m = "{\"request\":{\"method\":" + Json(r.method) + ",\"path\":" + Json(r.path) +
                   ",\"cf\":{\"botManagement\":{" + bot + "}}}";
-  if (r.status) m += ",\"response\":{\"status_code\":" + std::to_string(*r.status) + "}";
+  if (r.status) {
+    m += ",\"response\":{\"status_code\":" + std::to_string(*r.status) + "}";
+  }
   return m + "}";
 }
 
@@ -104,15 +120,21 @@ LqlDatabase::LqlDatabase() {
   std::string error;
   catalog_ = Catalog::FromEntries(
       Catalog::ParseTsv(ReadFile(SourcePath("schema/catalogue_seed.tsv")), &error), &error);
-  if (!error.empty()) throw std::runtime_error("catalogue: " + error);
+  if (!error.empty()) {
+    throw std::runtime_error("catalogue: " + error);
+  }
   stored_sql_ = ReadFile(SourcePath("sql/logs.all.sql"));
   Migrate(db_.dsn());
   Insert();
 }
 
 void LqlDatabase::Insert() {
-  for (int i = 0; i < 40; ++i) edge.push_back(MakeEdge(i, "p1"));
-  for (int i = 0; i < 5; ++i) edge.push_back(MakeEdge(i, "p2"));
+  for (int i = 0; i < 40; ++i) {
+    edge.push_back(MakeEdge(i, "p1"));
+  }
+  for (int i = 0; i < 5; ++i) {
+    edge.push_back(MakeEdge(i, "p2"));
+  }
   for (int i = 0; i < 18; ++i) {
     AuthRow r;
     r.project = i < 16 ? "p1" : "p2";
@@ -129,7 +151,9 @@ void LqlDatabase::Insert() {
     r.project = i < 10 ? "p1" : "p2";
     r.id = "s-" + std::to_string(i);
     r.micros = kBaseMicros + i * 60'000'000LL;
-    if (i != 9) r.response_time = (i % 10) / 10.0;
+    if (i != 9) {
+      r.response_time = (i % 10) / 10.0;
+    }
     r.message = "storage event " + std::to_string(i);
     storage.push_back(r);
   }
@@ -144,12 +168,18 @@ void LqlDatabase::Insert() {
                        " VALUES ($1, $2::timestamptz, $3, $4, $5::jsonb)",
                    id, Timestamp(micros), message, project, metadata);
   };
-  for (const auto& r : edge) insert("edge", r.id, r.micros, r.message, r.project, EdgeMetadata(r));
+  for (const auto& r : edge) {
+    insert("edge", r.id, r.micros, r.message, r.project, EdgeMetadata(r));
+  }
   for (const auto& r : auth) {
     std::string m = "{\"args\":[";
-    for (std::size_t k = 0; k < r.args.size(); ++k) m += (k ? "," : "") + Json(r.args[k]);
+    for (std::size_t k = 0; k < r.args.size(); ++k) {
+      m += (k ? "," : "") + Json(r.args[k]);
+    }
     m += "]";
-    if (!r.level.empty()) m += ",\"level\":" + Json(r.level);
+    if (!r.level.empty()) {
+      m += ",\"level\":" + Json(r.level);
+    }
     insert("auth", r.id, r.micros, r.message, r.project, m + "}");
   }
   for (const auto& r : storage) {
@@ -199,7 +229,9 @@ QueryResult LqlDatabase::Run(const std::string& lql,
     }
     for (const auto& row : result) {
       std::vector<std::string> cells;
-      for (const auto& field : row) cells.push_back(field.is_null() ? "NULL" : field.c_str());
+      for (const auto& field : row) {
+        cells.push_back(field.is_null() ? "NULL" : field.c_str());
+      }
       out.rows.push_back(std::move(cells));
     }
   } catch (const std::exception& e) {

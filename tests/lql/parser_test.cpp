@@ -62,7 +62,9 @@ TEST(LqlParser, Regexes) {
   EXPECT_EQ(JoinPath(r.filters[2].path), "metadata.browser");
   EXPECT_EQ(r.filters[2].value.text, R"(Firefox 5\d)");
   EXPECT_EQ(r.filters[3].value.text, "a.b");
-  for (const auto& f : r.filters) EXPECT_EQ(f.op, FilterOp::kRegex);
+  for (const auto& f : r.filters) {
+    EXPECT_EQ(f.op, FilterOp::kRegex);
+  }
 }
 
 TEST(LqlParser, FieldOperators) {
@@ -79,7 +81,9 @@ TEST(LqlParser, FieldOperators) {
                           FilterOp::kEq,
                           FilterOp::kEq};
   ASSERT_EQ(r.filters.size(), std::size(ops));
-  for (std::size_t i = 0; i < std::size(ops); ++i) EXPECT_EQ(r.filters[i].op, ops[i]) << i;
+  for (std::size_t i = 0; i < std::size(ops); ++i) {
+    EXPECT_EQ(r.filters[i].op, ops[i]) << i;
+  }
   EXPECT_EQ(r.filters[5].value.text, "1");
   EXPECT_EQ(r.filters[5].high.text, "2");
   EXPECT_EQ(r.filters[5].high.span.begin, 31u);
@@ -110,7 +114,9 @@ TEST(LqlParser, LoneDashIsAWord) {
 TEST(LqlParser, TimestampClausesTargetTheTimestampColumn) {
   const Rules r = Ok("t:>2022-01-01 timestamp:2022-04-{07..09}T00:{00..40}:00 t:last@5m");
   ASSERT_EQ(r.filters.size(), 3u);
-  for (const auto& f : r.filters) EXPECT_EQ(JoinPath(f.path), "timestamp");
+  for (const auto& f : r.filters) {
+    EXPECT_EQ(JoinPath(f.path), "timestamp");
+  }
   EXPECT_EQ(r.filters[0].op, FilterOp::kGt);
   EXPECT_EQ(r.filters[1].op, FilterOp::kEq);  // brace ranges stay whole
   EXPECT_EQ(r.filters[1].value.text, "2022-04-{07..09}T00:{00..40}:00");
@@ -153,7 +159,9 @@ TEST(LqlParser, ChartDefaultsAndPeriods) {
 
 TEST(LqlParser, AtMostOneHundredClauses) {
   std::string text;
-  for (int i = 0; i < 100; ++i) text += "w ";
+  for (int i = 0; i < 100; ++i) {
+    text += "w ";
+  }
   EXPECT_EQ(Ok(text).filters.size(), 100u);
   const Diagnostic d = Err(text + "extra");
   EXPECT_EQ(d.message, "lql query has too many clauses (at most 100)");

@@ -18,16 +18,20 @@ const Catalog& SeedCatalog() {
     text << in.rdbuf();
     std::string error;
     auto entries = Catalog::ParseTsv(text.str(), &error);
-    if (!error.empty()) throw std::runtime_error(error);
+    if (!error.empty()) {
+      throw std::runtime_error(error);
+    }
     auto built = Catalog::FromEntries(entries, &error);
-    if (!error.empty()) throw std::runtime_error(error);
+    if (!error.empty()) {
+      throw std::runtime_error(error);
+    }
     return built;
   }();
   return catalog;
 }
 
 const std::vector<std::pair<std::string, std::string>>& CteSources() {
-  static const std::vector<std::pair<std::string, std::string>> kSources = {
+  static const std::vector<std::pair<std::string, std::string>> sources = {
       {"edge_logs", "edge"},
       {"postgres_logs", "postgres"},
       {"function_edge_logs", "function_edge"},
@@ -40,16 +44,20 @@ const std::vector<std::pair<std::string, std::string>>& CteSources() {
       {"postgrest_logs", "restapi"},
       {"pgbouncer_logs", "pooler"},
   };
-  return kSources;
+  return sources;
 }
 
 lql::CteInfo CteFor(const std::string& name, const std::string& source) {
   const SourceSchema* schema = SeedCatalog().FindSource(source);
-  if (!schema) throw std::runtime_error("no source " + source);
+  if (!schema) {
+    throw std::runtime_error("no source " + source);
+  }
   std::vector<StructField> fields;
   for (const char* column : {"timestamp", "id", "event_message", "metadata"}) {
     const StructField* f = schema->row->FindField(column);
-    if (!f) throw std::runtime_error(std::string("no column ") + column + " in " + source);
+    if (!f) {
+      throw std::runtime_error(std::string("no column ") + column + " in " + source);
+    }
     fields.push_back(*f);
   }
   return {name, Type::Record(std::move(fields))};
@@ -59,7 +67,9 @@ lql::CteInfo CteFor(const std::string& name, const std::string& source) {
 
 std::vector<lql::CteInfo> LogsAllCtes() {
   std::vector<lql::CteInfo> out;
-  for (const auto& [name, source] : CteSources()) out.push_back(CteFor(name, source));
+  for (const auto& [name, source] : CteSources()) {
+    out.push_back(CteFor(name, source));
+  }
   return out;
 }
 
@@ -68,7 +78,9 @@ std::vector<lql::CteInfo> CtesNamed(const std::string& names) {
   std::stringstream in(names);
   std::string name;
   while (std::getline(in, name, ',')) {
-    if (name.empty()) continue;
+    if (name.empty()) {
+      continue;
+    }
     if (name == "errors") {
       out.push_back({"errors", Type::Record({{"a", Type::Scalar(TypeKind::kString)},
                                              {"n", Type::Scalar(TypeKind::kInt64)}})});
@@ -88,7 +100,9 @@ std::vector<lql::CteInfo> CtesNamed(const std::string& names) {
         found = true;
       }
     }
-    if (!found) throw std::runtime_error("unknown test CTE " + name);
+    if (!found) {
+      throw std::runtime_error("unknown test CTE " + name);
+    }
   }
   return out;
 }

@@ -10,9 +10,13 @@ constexpr Micros kNow = 1715776496789012;  // 2024-05-15 12:34:56.789012 UTC
 
 std::string Point(std::string_view text) {
   auto v = ParseTimeValue(text, kNow);
-  if (auto* e = std::get_if<std::string>(&v)) return "error: " + *e;
+  if (auto* e = std::get_if<std::string>(&v)) {
+    return "error: " + *e;
+  }
   const TimeValue& tv = std::get<TimeValue>(v);
-  if (tv.is_range) return "range";
+  if (tv.is_range) {
+    return "range";
+  }
   return FormatTimestamp(tv.point.micros) + (tv.point.date_only ? " (date)" : "") +
          (tv.point.zone == Zone::kAbsolute ? " abs"
           : tv.point.zone == Zone::kLocal  ? " local"
@@ -21,16 +25,22 @@ std::string Point(std::string_view text) {
 
 std::string Range(std::string_view text) {
   auto v = ParseTimeValue(text, kNow);
-  if (auto* e = std::get_if<std::string>(&v)) return "error: " + *e;
+  if (auto* e = std::get_if<std::string>(&v)) {
+    return "error: " + *e;
+  }
   const TimeValue& tv = std::get<TimeValue>(v);
-  if (!tv.is_range) return "point";
+  if (!tv.is_range) {
+    return "point";
+  }
   return FormatTimestamp(tv.range.low) + (tv.range.high_exclusive ? " .. < " : " .. <= ") +
          FormatTimestamp(tv.range.high);
 }
 
 std::string TwoSided(std::string_view low, std::string_view high) {
   auto v = ParseTimeRange(low, high, kNow);
-  if (auto* e = std::get_if<std::string>(&v)) return "error: " + *e;
+  if (auto* e = std::get_if<std::string>(&v)) {
+    return "error: " + *e;
+  }
   const TimeRange& r = std::get<TimeRange>(v);
   return FormatTimestamp(r.low) + (r.high_exclusive ? " .. < " : " .. <= ") +
          FormatTimestamp(r.high);

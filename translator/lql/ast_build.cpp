@@ -17,7 +17,9 @@ std::unique_ptr<ast::Literal> Lit(ast::Literal::Kind kind, std::string text, Sou
 
 ExprPtr Path(const std::vector<std::string>& parts, SourceSpan span) {
   auto path = std::make_unique<ast::Path>(span);
-  for (const auto& part : parts) path->parts.push_back(ast::Identifier{part, false, span});
+  for (const auto& part : parts) {
+    path->parts.push_back(ast::Identifier{part, false, span});
+  }
   return path;
 }
 

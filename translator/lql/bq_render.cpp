@@ -22,11 +22,17 @@ std::string Ident(const std::string& name) {
     plain = plain && ok;
     lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
   }
-  for (const auto r : kReserved) plain = plain && lower != r;
-  if (plain) return name;
+  for (const auto r : kReserved) {
+    plain = plain && lower != r;
+  }
+  if (plain) {
+    return name;
+  }
   std::string out = "`";
   for (const char c : name) {
-    if (c == '`' || c == '\\') out += '\\';
+    if (c == '`' || c == '\\') {
+      out += '\\';
+    }
     out += c;
   }
   return out + "`";
@@ -144,10 +150,16 @@ std::string Literal(const ast::Literal& l) {
 
 std::string Call(const ast::Call& c) {
   std::string out = c.name.name + "(";
-  if (c.star) out += "*";
-  if (c.distinct) out += "DISTINCT ";
+  if (c.star) {
+    out += "*";
+  }
+  if (c.distinct) {
+    out += "DISTINCT ";
+  }
   for (std::size_t i = 0; i < c.args.size(); ++i) {
-    if (i) out += ", ";
+    if (i) {
+      out += ", ";
+    }
     out += Expr(*c.args[i]);
   }
   return out + ")";
@@ -155,10 +167,14 @@ std::string Call(const ast::Call& c) {
 
 std::string In(const ast::In& in) {
   std::string out = Child(*in.operand) + (in.negated ? " NOT IN " : " IN ");
-  if (in.unnest_array) return out + "UNNEST(" + Expr(*in.unnest_array) + ")";
+  if (in.unnest_array) {
+    return out + "UNNEST(" + Expr(*in.unnest_array) + ")";
+  }
   out += "(";
   for (std::size_t i = 0; i < in.list.size(); ++i) {
-    if (i) out += ", ";
+    if (i) {
+      out += ", ";
+    }
     out += Expr(*in.list[i]);
   }
   return out + ")";
@@ -171,7 +187,9 @@ std::string Expr(const ast::Expr& e) {
     case ast::NodeKind::kPath: {
       std::string out;
       for (const auto& part : e.As<ast::Path>().parts) {
-        if (!out.empty()) out += '.';
+        if (!out.empty()) {
+          out += '.';
+        }
         out += Ident(part.name);
       }
       return out;
@@ -211,14 +229,20 @@ std::string From(const ast::FromItem& f) {
   if (f.Is<ast::TableRef>()) {
     const auto& t = f.As<ast::TableRef>();
     std::string out;
-    for (const auto& part : t.name) out += (out.empty() ? "" : ".") + Ident(part.name);
-    if (t.alias) out += " AS " + Ident(t.alias->name);
+    for (const auto& part : t.name) {
+      out += (out.empty() ? "" : ".") + Ident(part.name);
+    }
+    if (t.alias) {
+      out += " AS " + Ident(t.alias->name);
+    }
     return out;
   }
   if (f.Is<ast::UnnestRef>()) {
     const auto& u = f.As<ast::UnnestRef>();
     std::string out = "UNNEST(" + Expr(*u.array) + ")";
-    if (u.alias) out += " AS " + Ident(u.alias->name);
+    if (u.alias) {
+      out += " AS " + Ident(u.alias->name);
+    }
     return out;
   }
   return std::string("<") + ast::NodeKindName(f.kind) + ">";
@@ -227,12 +251,20 @@ std::string From(const ast::FromItem& f) {
 std::string Select(const ast::Select& s) {
   std::string out = "SELECT ";
   for (std::size_t i = 0; i < s.items.size(); ++i) {
-    if (i) out += ", ";
+    if (i) {
+      out += ", ";
+    }
     out += Expr(*s.items[i].expr);
-    if (s.items[i].alias) out += " AS " + Ident(s.items[i].alias->name);
+    if (s.items[i].alias) {
+      out += " AS " + Ident(s.items[i].alias->name);
+    }
   }
-  if (s.from) out += " FROM " + From(*s.from);
-  if (s.where) out += " WHERE " + Expr(*s.where);
+  if (s.from) {
+    out += " FROM " + From(*s.from);
+  }
+  if (s.where) {
+    out += " WHERE " + Expr(*s.where);
+  }
   for (std::size_t i = 0; i < s.group_by.size(); ++i) {
     out += i ? ", " : " GROUP BY ";
     out += Expr(*s.group_by[i]);
@@ -251,7 +283,9 @@ std::string Query(const ast::Query& q) {
     out += i ? ", " : " ORDER BY ";
     out += Expr(*q.order_by[i].expr) + (q.order_by[i].descending ? " DESC" : " ASC");
   }
-  if (q.limit) out += " LIMIT " + Expr(*q.limit);
+  if (q.limit) {
+    out += " LIMIT " + Expr(*q.limit);
+  }
   return out;
 }
 

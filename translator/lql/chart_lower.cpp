@@ -128,7 +128,9 @@ ast::OrderItem Ordinal1() {
 }  // namespace
 
 std::string ChartColumnName(Aggregate aggregate, const std::string& field) {
-  if (aggregate == Aggregate::kCount) return "count";
+  if (aggregate == Aggregate::kCount) {
+    return "count";
+  }
   const std::string prefix =
       aggregate == Aggregate::kCountDistinct ? "countd" : AggregateName(aggregate);
   return prefix + "_" + field;

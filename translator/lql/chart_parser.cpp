@@ -15,27 +15,41 @@ std::optional<Aggregate> AggregateNamed(std::string_view name) {
       {"p95", Aggregate::kP95},     {"p99", Aggregate::kP99},
   };
   for (const auto& [text, agg] : kNames) {
-    if (name == text) return agg;
+    if (name == text) {
+      return agg;
+    }
   }
   return std::nullopt;
 }
 
 std::optional<Period> PeriodNamed(std::string_view name) {
-  if (name == "second" || name == "s") return Period::kSecond;
-  if (name == "minute" || name == "m") return Period::kMinute;
-  if (name == "hour" || name == "h") return Period::kHour;
-  if (name == "day" || name == "d") return Period::kDay;
+  if (name == "second" || name == "s") {
+    return Period::kSecond;
+  }
+  if (name == "minute" || name == "m") {
+    return Period::kMinute;
+  }
+  if (name == "hour" || name == "h") {
+    return Period::kHour;
+  }
+  if (name == "day" || name == "d") {
+    return Period::kDay;
+  }
   return std::nullopt;
 }
 
 void Expect(Cursor& cur, char c) {
-  if (cur.AtEnd() || cur.Peek() != c) throw cur.Unexpected(cur.pos);
+  if (cur.AtEnd() || cur.Peek() != c) {
+    throw cur.Unexpected(cur.pos);
+  }
   ++cur.pos;
 }
 
 std::string_view ReadWhile(Cursor& cur, bool (*pred)(char)) {
   const std::size_t begin = cur.pos;
-  while (!cur.AtEnd() && pred(cur.Peek())) ++cur.pos;
+  while (!cur.AtEnd() && pred(cur.Peek())) {
+    ++cur.pos;
+  }
   return cur.text.substr(begin, cur.pos - begin);
 }
 
@@ -55,7 +69,9 @@ void GroupBy(Cursor& cur, std::size_t start, Rules& rules) {
   Expect(cur, '(');
   const std::size_t field_begin = cur.pos;
   const std::string_view field = ReadWhile(cur, IsNameChar);
-  if (field != "t" && field != "timestamp") throw cur.Unexpected(field_begin);
+  if (field != "t" && field != "timestamp") {
+    throw cur.Unexpected(field_begin);
+  }
   Expect(cur, ':');
   Expect(cur, ':');
   const std::size_t period_begin = cur.pos;
@@ -84,10 +100,14 @@ void GroupBy(Cursor& cur, std::size_t start, Rules& rules) {
 void ParseChartClause(Cursor& cur, std::size_t start, Rules& rules) {
   const std::size_t name_begin = cur.pos;
   const std::string_view name = ReadWhile(cur, IsNameChar);
-  if (name == "group_by") return GroupBy(cur, start, rules);
+  if (name == "group_by") {
+    return GroupBy(cur, start, rules);
+  }
   const auto aggregate = AggregateNamed(name);
   if (!aggregate) {
-    if (name.empty()) throw cur.Unexpected(name_begin);
+    if (name.empty()) {
+      throw cur.Unexpected(name_begin);
+    }
     throw LqlError{MakeDiag(DiagCode::kSyntax,
                             "lql parse error: unknown chart aggregate " + QuoteForMessage(name) +
                                 ": use count, countd, avg, sum, max, p50, p95, p99 or group_by",
@@ -100,7 +120,9 @@ void ParseChartClause(Cursor& cur, std::size_t start, Rules& rules) {
     ++cur.pos;
   } else {
     const std::string_view text = ReadWhile(cur, IsPathChar);
-    if (text.empty()) throw cur.Unexpected(cur.pos);
+    if (text.empty()) {
+      throw cur.Unexpected(cur.pos);
+    }
     path = cur.SplitPath(text, path_begin);
   }
   const std::size_t path_end = cur.pos;

@@ -12,7 +12,9 @@ char Fold(char c) {
 
 std::size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diagonal = row[0];
     row[0] = i;
@@ -28,23 +30,31 @@ std::size_t EditDistance(const std::string& a, const std::string& b) {
 
 std::vector<std::string> FieldNames(const Type& record) {
   std::vector<std::string> names;
-  for (const auto& f : record.fields) names.push_back(f.name);
+  for (const auto& f : record.fields) {
+    names.push_back(f.name);
+  }
   return names;
 }
 
 std::string Join(const std::vector<std::string>& parts, std::size_t count) {
   std::string out;
   for (std::size_t i = 0; i < count && i < parts.size(); ++i) {
-    if (i) out += '.';
+    if (i) {
+      out += '.';
+    }
     out += parts[i];
   }
   return out;
 }
 
 bool SameFolded(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size()) {
+    return false;
+  }
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (Fold(a[i]) != Fold(b[i])) return false;
+    if (Fold(a[i]) != Fold(b[i])) {
+      return false;
+    }
   }
   return true;
 }
@@ -52,7 +62,9 @@ bool SameFolded(const std::string& a, const std::string& b) {
 // Every field path under `type` whose last segments are `suffix` (bounded: at most 8 matches).
 void FindBySuffix(const Type& type, const std::vector<std::string>& suffix,
                   std::vector<std::string>& prefix, std::vector<std::string>& matches) {
-  if (type.kind != TypeKind::kRecord || matches.size() >= 8) return;
+  if (type.kind != TypeKind::kRecord || matches.size() >= 8) {
+    return;
+  }
   for (const auto& f : type.fields) {
     prefix.push_back(f.name);
     if (prefix.size() > suffix.size()) {
@@ -60,7 +72,9 @@ void FindBySuffix(const Type& type, const std::vector<std::string>& suffix,
       for (std::size_t i = 0; i < suffix.size() && same; ++i) {
         same = SameFolded(prefix[prefix.size() - suffix.size() + i], suffix[i]);
       }
-      if (same) matches.push_back(Join(prefix, prefix.size()));
+      if (same) {
+        matches.push_back(Join(prefix, prefix.size()));
+      }
     }
     FindBySuffix(*f.type, suffix, prefix, matches);
     prefix.pop_back();
@@ -74,15 +88,21 @@ std::string Suggest(const CteInfo& cte, const std::vector<std::string>& path,
   if (!close.empty()) {
     std::vector<std::string> parts = so_far.names;
     parts.push_back(close);
-    for (std::size_t i = so_far.names.size() + 1; i < path.size(); ++i) parts.push_back(path[i]);
+    for (std::size_t i = so_far.names.size() + 1; i < path.size(); ++i) {
+      parts.push_back(path[i]);
+    }
     return Join(parts, parts.size());
   }
-  if (!so_far.names.empty()) return "";
+  if (!so_far.names.empty()) {
+    return "";
+  }
   // A path written without its parents: status_code for metadata.response.status_code.
   std::vector<std::string> matches;
   std::vector<std::string> prefix;
   FindBySuffix(*cte.row, path, prefix, matches);
-  if (matches.size() != 1) return "";
+  if (matches.size() != 1) {
+    return "";
+  }
   return matches.front().starts_with("metadata.") ? "m." + matches.front().substr(9)
                                                   : matches.front();
 }
@@ -90,8 +110,12 @@ std::string Suggest(const CteInfo& cte, const std::vector<std::string>& path,
 }  // namespace
 
 std::string ShortTypeName(const Type& type) {
-  if (type.kind == TypeKind::kRecord) return "RECORD";
-  if (type.kind == TypeKind::kArray) return "ARRAY<" + ShortTypeName(*type.element) + ">";
+  if (type.kind == TypeKind::kRecord) {
+    return "RECORD";
+  }
+  if (type.kind == TypeKind::kArray) {
+    return "ARRAY<" + ShortTypeName(*type.element) + ">";
+  }
   return TypeName(type);
 }
 
@@ -126,7 +150,9 @@ ResolvedField ResolveField(const CteInfo& cte, const std::vector<std::string>& p
                    "field \"" + Join(path, path.size()) + "\"" + " not found in " + cte.name,
                    span.begin, span.end - span.begin);
       const std::string suggestion = Suggest(cte, path, field, *field.type);
-      if (!suggestion.empty()) d.hint = "Did you mean " + suggestion + "?";
+      if (!suggestion.empty()) {
+        d.hint = "Did you mean " + suggestion + "?";
+      }
       throw LqlError{std::move(d)};
     }
     field.names.push_back(next->name);

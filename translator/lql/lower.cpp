@@ -15,17 +15,23 @@ namespace {
 std::string NameList(const std::vector<CteInfo>& ctes) {
   std::string out;
   for (const auto& cte : ctes) {
-    if (!out.empty()) out += ", ";
+    if (!out.empty()) {
+      out += ", ";
+    }
     out += cte.name;
   }
   return out;
 }
 
 bool SameName(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size()) {
+    return false;
+  }
   for (std::size_t i = 0; i < a.size(); ++i) {
     const auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (fold(a[i]) != fold(b[i])) return false;
+    if (fold(a[i]) != fold(b[i])) {
+      return false;
+    }
   }
   return true;
 }
@@ -36,29 +42,40 @@ const CteInfo& PickCte(const Rules& rules, const LowerContext& context) {
     throw LqlError{MakeDiag(DiagCode::kSandbox, "no CTEs found in the endpoint's query", 0, 1)};
   }
   if (!rules.from) {
-    if (ctes.size() == 1) return ctes.front();
+    if (ctes.size() == 1) {
+      return ctes.front();
+    }
     throw LqlError{
         MakeDiag(DiagCode::kUnknownName,
                  "multiple CTEs available (" + NameList(ctes) + "): pick one with f:name", 0, 1)};
   }
   for (const auto& cte : ctes) {
-    if (SameName(cte.name, rules.from->name)) return cte;
+    if (SameName(cte.name, rules.from->name)) {
+      return cte;
+    }
   }
   std::vector<std::string> names;
-  for (const auto& cte : ctes) names.push_back(cte.name);
+  names.reserve(ctes.size());
+  for (const auto& cte : ctes) {
+    names.push_back(cte.name);
+  }
   Diagnostic d = MakeDiag(DiagCode::kUnknownName,
                           "table " + QuoteForMessage(rules.from->name) +
                               " not found in available CTEs: " + NameList(ctes),
                           rules.from->span.begin, rules.from->span.end - rules.from->span.begin);
   const std::string close = ClosestName(rules.from->name, names);
-  if (!close.empty()) d.hint = "Did you mean f:" + close + "?";
+  if (!close.empty()) {
+    d.hint = "Did you mean f:" + close + "?";
+  }
   throw LqlError{std::move(d)};
 }
 
 ast::SelectItem Item(ast::ExprPtr expr, const std::string& alias, SourceSpan span) {
   ast::SelectItem item;
   item.expr = std::move(expr);
-  if (!alias.empty()) item.alias = ast::Identifier{alias, false, span};
+  if (!alias.empty()) {
+    item.alias = ast::Identifier{alias, false, span};
+  }
   item.span = span;
   return item;
 }
@@ -80,11 +97,15 @@ void ListItems(const Rules& rules, const CteInfo& cte, ast::Select& select) {
     }
   }
   for (const auto& rule : rules.selects) {
-    if (rule.path.empty()) continue;  // s:* adds nothing to the default columns
+    if (rule.path.empty()) {
+      continue;  // s:* adds nothing to the default columns
+    }
     const ResolvedField field = ResolveField(cte, rule.path, rule.span);
     const std::string name = rule.alias.empty() ? field.names.back() : rule.alias;
     if (names.contains(name)) {
-      if (rule.alias.empty() && field.names.size() == 1) continue;  // s:id is already there
+      if (rule.alias.empty() && field.names.size() == 1) {
+        continue;  // s:id is already there
+      }
       throw LqlError{MakeDiag(DiagCode::kSyntax,
                               "duplicate output column " + QuoteForMessage(name) +
                                   ": name one of them with s:path@alias",
@@ -101,8 +122,12 @@ ast::QueryPtr BuildQuery(const Rules& rules, const LowerContext& context) {
       &cte, std::chrono::duration_cast<std::chrono::microseconds>(context.now.time_since_epoch())
                 .count()};
   ast::ExprList conditions;
-  for (const auto& rule : rules.filters) conditions.push_back(LowerFilter(rule, filter_context));
-  if (rules.chart) return BuildChartQuery(rules, cte, build::AndAll(std::move(conditions)));
+  for (const auto& rule : rules.filters) {
+    conditions.push_back(LowerFilter(rule, filter_context));
+  }
+  if (rules.chart) {
+    return BuildChartQuery(rules, cte, build::AndAll(std::move(conditions)));
+  }
 
   auto select = std::make_unique<ast::Select>(ast::SourceSpan{});
   auto table = std::make_unique<ast::TableRef>(ast::SourceSpan{});
@@ -125,7 +150,9 @@ ast::QueryPtr BuildQuery(const Rules& rules, const LowerContext& context) {
 
 std::variant<ast::QueryPtr, Diagnostic> Lower(std::string_view text, const LowerContext& context) {
   auto parsed = Parse(text);
-  if (auto* diag = std::get_if<Diagnostic>(&parsed)) return std::move(*diag);
+  if (auto* diag = std::get_if<Diagnostic>(&parsed)) {
+    return std::move(*diag);
+  }
   try {
     return BuildQuery(std::get<Rules>(parsed), context);
   } catch (LqlError& e) {

@@ -29,26 +29,40 @@ bool IsDecimal(std::string_view s) {
   std::size_t i = 0;
   auto digits = [&] {
     const std::size_t start = i;
-    while (i < s.size() && IsDigit(s[i])) ++i;
+    while (i < s.size() && IsDigit(s[i])) {
+      ++i;
+    }
     return i > start;
   };
-  if (i < s.size() && s[i] == '-') ++i;
-  if (!digits()) return false;
+  if (i < s.size() && s[i] == '-') {
+    ++i;
+  }
+  if (!digits()) {
+    return false;
+  }
   if (i < s.size() && s[i] == '.') {
     ++i;
-    if (!digits()) return false;
+    if (!digits()) {
+      return false;
+    }
   }
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!digits()) return false;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+      ++i;
+    }
+    if (!digits()) {
+      return false;
+    }
   }
   return i == s.size();
 }
 
 std::string Lowercase(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (char& c : out) {
+    c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
   return out;
 }
 
@@ -82,18 +96,25 @@ ast::ExprPtr TypedValue(const Type& type, const ResolvedField& field, const Valu
     case TypeKind::kInt64:
     case TypeKind::kFloat64:
     case TypeKind::kNumeric:
-      if (type.kind == TypeKind::kInt64 && IsInteger(text)) return Number(text, value.span, true);
-      if (IsDecimal(text)) return Number(text, value.span, false);
+      if (type.kind == TypeKind::kInt64 && IsInteger(text)) {
+        return Number(text, value.span, true);
+      }
+      if (IsDecimal(text)) {
+        return Number(text, value.span, false);
+      }
       WrongValue(type, field, value);
     case TypeKind::kBool: {
       const std::string lower = Lowercase(text);
-      if (lower == "true" || lower == "false") return build::Bool(lower == "true", value.span);
+      if (lower == "true" || lower == "false") {
+        return build::Bool(lower == "true", value.span);
+      }
       WrongValue(type, field, value);
     }
     case TypeKind::kTimestamp: {
       auto parsed = ParseTimeValue(text, now);
-      if (auto* error = std::get_if<std::string>(&parsed))
+      if (auto* error = std::get_if<std::string>(&parsed)) {
         Fail(DiagCode::kType, *error, value.span);
+      }
       const TimeValue& tv = std::get<TimeValue>(parsed);
       if (tv.is_range) {
         Fail(DiagCode::kType,
@@ -123,9 +144,13 @@ ast::ExprPtr TimeRangeCondition(ast::ExprPtr path, const TimeRange& range, Sourc
 // t:value: a point is equality, a date is that day, a shorthand or brace range is a range.
 ast::ExprPtr TimestampEquals(ast::ExprPtr path, const Value& value, Micros now, SourceSpan span) {
   auto parsed = ParseTimeValue(value.text, now);
-  if (auto* error = std::get_if<std::string>(&parsed)) Fail(DiagCode::kType, *error, value.span);
+  if (auto* error = std::get_if<std::string>(&parsed)) {
+    Fail(DiagCode::kType, *error, value.span);
+  }
   const TimeValue& tv = std::get<TimeValue>(parsed);
-  if (tv.is_range) return TimeRangeCondition(std::move(path), tv.range, span);
+  if (tv.is_range) {
+    return TimeRangeCondition(std::move(path), tv.range, span);
+  }
   if (tv.point.date_only) {
     return TimeRangeCondition(std::move(path),
                               {tv.point.micros, tv.point.micros + 86'400'000'000LL, true}, span);
@@ -136,7 +161,9 @@ ast::ExprPtr TimestampEquals(ast::ExprPtr path, const Value& value, Micros now, 
 
 std::ptrdiff_t LevelIndex(std::string_view level) {
   for (std::size_t i = 0; i < kLevels.size(); ++i) {
-    if (kLevels[i] == level) return static_cast<std::ptrdiff_t>(i);
+    if (kLevels[i] == level) {
+      return static_cast<std::ptrdiff_t>(i);
+    }
   }
   return -1;
 }
@@ -175,7 +202,9 @@ ast::ExprPtr Range(const FilterRule& rule, const ResolvedField& field, ast::Expr
 
 void RequireString(const Type& type, const ResolvedField& field, const FilterRule& rule,
                    const char* what) {
-  if (type.kind == TypeKind::kString) return;
+  if (type.kind == TypeKind::kString) {
+    return;
+  }
   Fail(DiagCode::kType,
        std::string(what) + " needs a STRING field, but " + field.display + " is " +
            ShortTypeName(type),
@@ -275,7 +304,9 @@ ast::ExprPtr LowerFilter(const FilterRule& rule, const FilterContext& context) {
   const ResolvedField field = ResolveField(*context.cte, rule.path, rule.path_span);
   ast::ExprPtr condition =
       Condition(rule, field, FieldPath(*context.cte, field, rule.path_span), context.now);
-  if (!rule.negated || rule.op == FilterOp::kIsNull) return condition;
+  if (!rule.negated || rule.op == FilterOp::kIsNull) {
+    return condition;
+  }
   // Like the reference: a negated filter also keeps rows where the field is missing.
   return build::Binary(
       Op::kOr, build::IsNull(FieldPath(*context.cte, field, rule.path_span), false, rule.path_span),

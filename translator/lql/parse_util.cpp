@@ -16,9 +16,13 @@ std::size_t Utf8Length(std::string_view s, std::size_t i) {
   } else {
     return 0;
   }
-  if (i + n > s.size()) return 0;
+  if (i + n > s.size()) {
+    return 0;
+  }
   for (std::size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) {
+      return 0;
+    }
   }
   return n;
 }
@@ -42,7 +46,9 @@ std::string QuoteForMessage(std::string_view text) {
   while (i < text.size() && i < kMax) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
-      if (c == '"' || c == '\\') out += '\\';
+      if (c == '"' || c == '\\') {
+        out += '\\';
+      }
       out += (c < 0x20 || c == 0x7F) ? '?' : static_cast<char>(c);
       ++i;
       continue;
@@ -56,16 +62,22 @@ std::string QuoteForMessage(std::string_view text) {
       i += n;
     }
   }
-  if (i < text.size()) out += "...";
+  if (i < text.size()) {
+    out += "...";
+  }
   return out + "\"";
 }
 
 void Cursor::SkipSpace() {
-  while (!AtEnd() && IsSpace(Peek())) ++pos;
+  while (!AtEnd() && IsSpace(Peek())) {
+    ++pos;
+  }
 }
 
 std::size_t Cursor::TokenEnd(std::size_t from) const {
-  while (from < text.size() && !IsSpace(text[from])) ++from;
+  while (from < text.size() && !IsSpace(text[from])) {
+    ++from;
+  }
   return from;
 }
 
@@ -108,12 +120,16 @@ Value Cursor::RawToken(bool keep_escapes) {
   Value value;
   while (!AtEnd() && !IsSpace(Peek())) {
     if (Peek() == '\\' && pos + 1 < text.size() && text[pos + 1] == '"') {
-      if (keep_escapes) value.text += '\\';
+      if (keep_escapes) {
+        value.text += '\\';
+      }
       value.text += '"';
       pos += 2;
       continue;
     }
-    if (Peek() == '"') throw Unexpected(pos);
+    if (Peek() == '"') {
+      throw Unexpected(pos);
+    }
     value.text += Peek();
     ++pos;
   }
@@ -131,7 +147,9 @@ Value Cursor::Word() {
       pos += 2;
       continue;
     }
-    if (c == '"' || c == ':') throw Unexpected(pos);
+    if (c == '"' || c == ':') {
+      throw Unexpected(pos);
+    }
     value.text += c;
     ++pos;
   }
@@ -152,10 +170,14 @@ std::vector<std::string> Cursor::SplitPath(std::string_view key, std::size_t beg
                               key.size())};
     }
     parts.emplace_back(part);
-    if (dot == std::string_view::npos) break;
+    if (dot == std::string_view::npos) {
+      break;
+    }
     start = dot + 1;
   }
-  if (parts.size() > 1 && parts.front() == "m") parts.front() = "metadata";
+  if (parts.size() > 1 && parts.front() == "m") {
+    parts.front() = "metadata";
+  }
   return parts;
 }
 

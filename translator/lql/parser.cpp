@@ -13,7 +13,9 @@ namespace lqe::lql {
 std::string JoinPath(const std::vector<std::string>& path) {
   std::string out;
   for (const auto& part : path) {
-    if (!out.empty()) out += '.';
+    if (!out.empty()) {
+      out += '.';
+    }
     out += part;
   }
   return out;
@@ -34,7 +36,9 @@ class Parser {
                                 cur_.pos, cur_.TokenEnd(cur_.pos) - cur_.pos)};
       }
       Clause();
-      if (!cur_.AtEnd() && !IsSpace(cur_.Peek())) throw cur_.Unexpected(cur_.pos);
+      if (!cur_.AtEnd() && !IsSpace(cur_.Peek())) {
+        throw cur_.Unexpected(cur_.pos);
+      }
       cur_.SkipSpace();
     }
     return std::move(rules_);
@@ -49,13 +53,17 @@ class Parser {
       ++cur_.pos;
     }
     const char c = cur_.Peek();
-    if (c == '"') return FreeText(start, negated, FilterOp::kContains, cur_.Quoted());
+    if (c == '"') {
+      return FreeText(start, negated, FilterOp::kContains, cur_.Quoted());
+    }
     if (c == '~') {
       ++cur_.pos;
       return FreeText(start, negated, FilterOp::kRegex, RegexValue("~"));
     }
     std::size_t p = cur_.pos;
-    while (p < cur_.text.size() && IsPathChar(cur_.text[p])) ++p;
+    while (p < cur_.text.size() && IsPathChar(cur_.text[p])) {
+      ++p;
+    }
     if (p > cur_.pos && p < cur_.text.size() && cur_.text[p] == ':') {
       const std::size_t key_begin = cur_.pos;
       cur_.pos = p + 1;
@@ -84,9 +92,15 @@ class Parser {
           DiagCode::kSyntax,
           "lql parse error: only filters can be negated, not " + std::string(key) + ":", start, 1)};
     }
-    if (is_from) return From(start);
-    if (is_select) return Select(start);
-    if (is_chart) return ParseChartClause(cur_, start, rules_);
+    if (is_from) {
+      return From(start);
+    }
+    if (is_select) {
+      return Select(start);
+    }
+    if (is_chart) {
+      return ParseChartClause(cur_, start, rules_);
+    }
     std::vector<std::string> path;
     if (key == "t" || key == "timestamp") {
       path = {"timestamp"};
@@ -98,8 +112,12 @@ class Parser {
 
   void From(std::size_t start) {
     const std::size_t begin = cur_.pos;
-    while (!cur_.AtEnd() && (IsAlnum(cur_.Peek()) || cur_.Peek() == '_')) ++cur_.pos;
-    if (cur_.pos == begin) throw cur_.Unexpected(cur_.pos);
+    while (!cur_.AtEnd() && (IsAlnum(cur_.Peek()) || cur_.Peek() == '_')) {
+      ++cur_.pos;
+    }
+    if (cur_.pos == begin) {
+      throw cur_.Unexpected(cur_.pos);
+    }
     if (rules_.from) {
       throw LqlError{MakeDiag(DiagCode::kSyntax, "lql parse error: only one f: clause is allowed",
                               start, cur_.pos - start)};
@@ -114,20 +132,30 @@ class Parser {
       ++cur_.pos;
     } else {
       const std::size_t begin = cur_.pos;
-      while (!cur_.AtEnd() && IsPathChar(cur_.Peek())) ++cur_.pos;
-      if (cur_.pos == begin) throw cur_.Unexpected(cur_.pos);
+      while (!cur_.AtEnd() && IsPathChar(cur_.Peek())) {
+        ++cur_.pos;
+      }
+      if (cur_.pos == begin) {
+        throw cur_.Unexpected(cur_.pos);
+      }
       rule.path = cur_.SplitPath(cur_.text.substr(begin, cur_.pos - begin), begin);
       if (!cur_.AtEnd() && cur_.Peek() == '@') {
         const std::size_t at = cur_.pos++;
         const std::size_t alias_begin = cur_.pos;
-        while (!cur_.AtEnd() && (IsAlnum(cur_.Peek()) || cur_.Peek() == '_')) ++cur_.pos;
+        while (!cur_.AtEnd() && (IsAlnum(cur_.Peek()) || cur_.Peek() == '_')) {
+          ++cur_.pos;
+        }
         if (cur_.pos == alias_begin) {
-          if (!cur_.AtEnd() && !IsSpace(cur_.Peek())) throw cur_.Unexpected(cur_.pos);
+          if (!cur_.AtEnd() && !IsSpace(cur_.Peek())) {
+            throw cur_.Unexpected(cur_.pos);
+          }
           throw LqlError{
               MakeDiag(DiagCode::kSyntax, "lql parse error: missing alias after \"@\"", at, 1)};
         }
         rule.alias = std::string(cur_.text.substr(alias_begin, cur_.pos - alias_begin));
-        if (IsDigit(rule.alias.front())) throw cur_.Unexpected(alias_begin);
+        if (IsDigit(rule.alias.front())) {
+          throw cur_.Unexpected(alias_begin);
+        }
       }
     }
     rule.span = Span(start, cur_.pos);
@@ -148,8 +176,12 @@ class Parser {
       rule.value = cur_.Quoted();
     } else {
       rule.value = cur_.RawToken();
-      if (rule.value.text.empty()) throw MissingValue(written);
-      if (rule.op == FilterOp::kEq) SplitPlainValue(rule);
+      if (rule.value.text.empty()) {
+        throw MissingValue(written);
+      }
+      if (rule.op == FilterOp::kEq) {
+        SplitPlainValue(rule);
+      }
     }
     rule.span = Span(start, cur_.pos);
     rules_.filters.push_back(std::move(rule));
@@ -179,7 +211,9 @@ class Parser {
       return;
     }
     const std::size_t dots = text.find("..");
-    if (dots == std::string::npos || text.find('{') != std::string::npos) return;
+    if (dots == std::string::npos || text.find('{') != std::string::npos) {
+      return;
+    }
     if (dots == 0 || dots + 2 >= text.size()) {
       throw LqlError{MakeDiag(DiagCode::kSyntax,
                               "lql parse error: incomplete range \"" + text + "\"",
@@ -194,9 +228,13 @@ class Parser {
   }
 
   Value RegexValue(const std::string& written) {
-    if (!cur_.AtEnd() && cur_.Peek() == '"') return cur_.Quoted();
+    if (!cur_.AtEnd() && cur_.Peek() == '"') {
+      return cur_.Quoted();
+    }
     Value value = cur_.RawToken(true);
-    if (value.text.empty()) throw MissingValue(written);
+    if (value.text.empty()) {
+      throw MissingValue(written);
+    }
     return value;
   }
 

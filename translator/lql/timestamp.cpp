@@ -45,11 +45,15 @@ Micros MicrosOf(std::chrono::year_month_day ymd) {
 
 // A fixed number of digits at text[pos]; advances pos.
 std::optional<int> Digits(std::string_view text, std::size_t& pos, std::size_t count) {
-  if (pos + count > text.size()) return std::nullopt;
+  if (pos + count > text.size()) {
+    return std::nullopt;
+  }
   int value = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const char c = text[pos + i];
-    if (!IsDigit(c)) return std::nullopt;
+    if (!IsDigit(c)) {
+      return std::nullopt;
+    }
     value = value * 10 + (c - '0');
   }
   pos += count;
@@ -66,17 +70,25 @@ bool Eat(std::string_view text, std::size_t& pos, char c) {
 
 // Z, +hh:mm, +hhmm or +hh; the offset in microseconds to subtract.
 std::optional<Micros> Offset(std::string_view text, std::size_t& pos) {
-  if (Eat(text, pos, 'Z') || Eat(text, pos, 'z')) return 0;
+  if (Eat(text, pos, 'Z') || Eat(text, pos, 'z')) {
+    return 0;
+  }
   const char sign = pos < text.size() ? text[pos] : '\0';
-  if (sign != '+' && sign != '-') return std::nullopt;
+  if (sign != '+' && sign != '-') {
+    return std::nullopt;
+  }
   ++pos;
   const auto hh = Digits(text, pos, 2);
-  if (!hh || *hh > 23) return std::nullopt;
+  if (!hh || *hh > 23) {
+    return std::nullopt;
+  }
   int mm = 0;
   if (pos < text.size()) {
     Eat(text, pos, ':');
     const auto m = Digits(text, pos, 2);
-    if (!m || *m > 59) return std::nullopt;
+    if (!m || *m > 59) {
+      return std::nullopt;
+    }
     mm = *m;
   }
   const Micros off = *hh * kHour + mm * kMinute;
@@ -86,48 +98,78 @@ std::optional<Micros> Offset(std::string_view text, std::size_t& pos) {
 // HH:MM[:SS[.ffffff]] after the date; returns microseconds into the day.
 std::optional<Micros> TimeOfDay(std::string_view text, std::size_t& pos) {
   const auto hh = Digits(text, pos, 2);
-  if (!hh || *hh > 23 || !Eat(text, pos, ':')) return std::nullopt;
+  if (!hh || *hh > 23 || !Eat(text, pos, ':')) {
+    return std::nullopt;
+  }
   const auto mi = Digits(text, pos, 2);
-  if (!mi || *mi > 59) return std::nullopt;
+  if (!mi || *mi > 59) {
+    return std::nullopt;
+  }
   Micros t = *hh * kHour + *mi * kMinute;
-  if (!Eat(text, pos, ':')) return t;
+  if (!Eat(text, pos, ':')) {
+    return t;
+  }
   const auto ss = Digits(text, pos, 2);
-  if (!ss || *ss > 59) return std::nullopt;
+  if (!ss || *ss > 59) {
+    return std::nullopt;
+  }
   t += *ss * kSecond;
-  if (!Eat(text, pos, '.')) return t;
+  if (!Eat(text, pos, '.')) {
+    return t;
+  }
   Micros frac = 0;
   std::size_t n = 0;
   while (pos < text.size() && IsDigit(text[pos]) && n < 6) {
     frac = frac * 10 + (text[pos++] - '0');
     ++n;
   }
-  if (n == 0 || (pos < text.size() && IsDigit(text[pos]))) return std::nullopt;
-  for (; n < 6; ++n) frac *= 10;  // right-padded: .1 is 100000 us
+  if (n == 0 || (pos < text.size() && IsDigit(text[pos]))) {
+    return std::nullopt;
+  }
+  for (; n < 6; ++n) {
+    frac *= 10;  // right-padded: .1 is 100000 us
+  }
   return t + frac;
 }
 
 std::optional<TimePoint> Iso(std::string_view text) {
   std::size_t pos = 0;
   const auto y = Digits(text, pos, 4);
-  if (!y || !Eat(text, pos, '-')) return std::nullopt;
+  if (!y || !Eat(text, pos, '-')) {
+    return std::nullopt;
+  }
   const auto m = Digits(text, pos, 2);
-  if (!m || !Eat(text, pos, '-')) return std::nullopt;
+  if (!m || !Eat(text, pos, '-')) {
+    return std::nullopt;
+  }
   const auto d = Digits(text, pos, 2);
-  if (!d) return std::nullopt;
+  if (!d) {
+    return std::nullopt;
+  }
   const std::chrono::year_month_day ymd{std::chrono::year{*y},
                                         std::chrono::month{static_cast<unsigned>(*m)},
                                         std::chrono::day{static_cast<unsigned>(*d)}};
-  if (!ymd.ok()) return std::nullopt;
+  if (!ymd.ok()) {
+    return std::nullopt;
+  }
   TimePoint point{MicrosOf(ymd), Zone::kLocal, true};
-  if (pos == text.size()) return point;
-  if (!Eat(text, pos, 'T') && !Eat(text, pos, 't') && !Eat(text, pos, ' ')) return std::nullopt;
+  if (pos == text.size()) {
+    return point;
+  }
+  if (!Eat(text, pos, 'T') && !Eat(text, pos, 't') && !Eat(text, pos, ' ')) {
+    return std::nullopt;
+  }
   const auto tod = TimeOfDay(text, pos);
-  if (!tod) return std::nullopt;
+  if (!tod) {
+    return std::nullopt;
+  }
   point.micros += *tod;
   point.date_only = false;
   if (pos < text.size()) {
     const auto off = Offset(text, pos);
-    if (!off || pos != text.size()) return std::nullopt;
+    if (!off || pos != text.size()) {
+      return std::nullopt;
+    }
     point.micros -= *off;
     point.zone = Zone::kAbsolute;
   }
@@ -135,24 +177,42 @@ std::optional<TimePoint> Iso(std::string_view text) {
 }
 
 std::optional<TimePoint> Unix(std::string_view text) {
-  if (text.size() != 10 && text.size() != 13 && text.size() != 16) return std::nullopt;
+  if (text.size() != 10 && text.size() != 13 && text.size() != 16) {
+    return std::nullopt;
+  }
   for (const char c : text) {
-    if (!IsDigit(c)) return std::nullopt;
+    if (!IsDigit(c)) {
+      return std::nullopt;
+    }
   }
   Micros v = 0;
-  for (const char c : text) v = v * 10 + (c - '0');
-  if (text.size() == 10) return TimePoint{v * kSecond, Zone::kNone, false};
-  if (text.size() == 13) return TimePoint{v * 1000, Zone::kNone, false};
-  if (text.size() == 16) return TimePoint{v, Zone::kNone, false};
+  for (const char c : text) {
+    v = v * 10 + (c - '0');
+  }
+  if (text.size() == 10) {
+    return TimePoint{v * kSecond, Zone::kNone, false};
+  }
+  if (text.size() == 13) {
+    return TimePoint{v * 1000, Zone::kNone, false};
+  }
+  if (text.size() == 16) {
+    return TimePoint{v, Zone::kNone, false};
+  }
   return std::nullopt;
 }
 
 std::optional<int> ParseCount(std::string_view digits) {
-  if (digits.empty()) return 1;
-  if (digits.size() > 6) return std::nullopt;
+  if (digits.empty()) {
+    return 1;
+  }
+  if (digits.size() > 6) {
+    return std::nullopt;
+  }
   int n = 0;
   for (const char c : digits) {
-    if (!IsDigit(c)) return std::nullopt;
+    if (!IsDigit(c)) {
+      return std::nullopt;
+    }
     n = n * 10 + (c - '0');
   }
   return n;
@@ -226,7 +286,7 @@ Micros LastStart(Unit unit, int n, Micros now) {
     case Unit::kDay:
       return Trunc(now, kDay) - n * kDay;
     case Unit::kWeek:
-      return Trunc(now, kDay) - 7 * n * kDay;
+      return Trunc(now, kDay) - 7 * static_cast<Micros>(n) * kDay;
     case Unit::kMonth:
       return MicrosOf(SubMonths(DateOf(now), n));
     case Unit::kYear:
@@ -254,7 +314,9 @@ std::variant<TimeValue, std::string> Shorthand(std::string_view text, Micros now
   }
   std::string_view rest = text.substr(5);  // after last@
   std::size_t digits = 0;
-  while (digits < rest.size() && IsDigit(rest[digits])) ++digits;
+  while (digits < rest.size() && IsDigit(rest[digits])) {
+    ++digits;
+  }
   const auto unit = UnitNamed(rest.substr(digits), true);
   if (!unit) {
     return "unknown time unit " + QuoteForMessage(rest.substr(digits)) +
@@ -274,7 +336,9 @@ std::optional<std::pair<std::string, std::string>> ExpandBraces(std::string_view
   std::size_t i = 0;
   while (i < text.size()) {
     const char c = text[i];
-    if (c == '}') return std::nullopt;
+    if (c == '}') {
+      return std::nullopt;
+    }
     if (c != '{') {
       low += c;
       high += c;
@@ -282,16 +346,23 @@ std::optional<std::pair<std::string, std::string>> ExpandBraces(std::string_view
       continue;
     }
     const std::size_t close = text.find('}', i);
-    if (close == std::string_view::npos) return std::nullopt;
+    if (close == std::string_view::npos) {
+      return std::nullopt;
+    }
     const std::string_view inner = text.substr(i + 1, close - i - 1);
     const std::size_t dots = inner.find("..");
-    if (dots == std::string_view::npos || dots == 0 || dots + 2 >= inner.size())
+    if (dots == std::string_view::npos || dots == 0 || dots + 2 >= inner.size()) {
       return std::nullopt;
+    }
     for (const char d : inner.substr(0, dots)) {
-      if (!IsDigit(d)) return std::nullopt;
+      if (!IsDigit(d)) {
+        return std::nullopt;
+      }
     }
     for (const char d : inner.substr(dots + 2)) {
-      if (!IsDigit(d)) return std::nullopt;
+      if (!IsDigit(d)) {
+        return std::nullopt;
+      }
     }
     low.append(inner.substr(0, dots));
     high.append(inner.substr(dots + 2));
@@ -307,7 +378,9 @@ bool InRange(Micros t) {
 }  // namespace
 
 std::variant<TimeValue, std::string> ParseTimeValue(std::string_view text, Micros now) {
-  if (text == "now") return TimeValue{false, {now, Zone::kNone, false}, {}};
+  if (text == "now") {
+    return TimeValue{false, {now, Zone::kNone, false}, {}};
+  }
   if (text == "today" || text == "yesterday" || text.starts_with("this@") ||
       text.starts_with("last@")) {
     auto value = Shorthand(text, now);
@@ -323,22 +396,34 @@ std::variant<TimeValue, std::string> ParseTimeValue(std::string_view text, Micro
              ": write each varying part as {from..to} with digits";
     }
     auto range = ParseTimeRange(parts->first, parts->second, now);
-    if (auto* error = std::get_if<std::string>(&range)) return std::move(*error);
+    if (auto* error = std::get_if<std::string>(&range)) {
+      return std::move(*error);
+    }
     return TimeValue{true, {}, std::get<TimeRange>(range)};
   }
   auto point = Iso(text);
-  if (!point) point = Unix(text);
-  if (!point) return Invalid(text);
-  if (!InRange(point->micros)) return "timestamp out of range in " + QuoteForMessage(text);
+  if (!point) {
+    point = Unix(text);
+  }
+  if (!point) {
+    return Invalid(text);
+  }
+  if (!InRange(point->micros)) {
+    return "timestamp out of range in " + QuoteForMessage(text);
+  }
   return TimeValue{false, *point, {}};
 }
 
 std::variant<TimeRange, std::string> ParseTimeRange(std::string_view low, std::string_view high,
                                                     Micros now) {
   auto lv = ParseTimeValue(low, now);
-  if (auto* error = std::get_if<std::string>(&lv)) return std::move(*error);
+  if (auto* error = std::get_if<std::string>(&lv)) {
+    return std::move(*error);
+  }
   auto hv = ParseTimeValue(high, now);
-  if (auto* error = std::get_if<std::string>(&hv)) return std::move(*error);
+  if (auto* error = std::get_if<std::string>(&hv)) {
+    return std::move(*error);
+  }
   const TimeValue& l = std::get<TimeValue>(lv);
   const TimeValue& h = std::get<TimeValue>(hv);
   if (!l.is_range && !h.is_range && l.point.zone != Zone::kNone && h.point.zone != Zone::kNone &&
