@@ -55,6 +55,8 @@ std::string SourcePath(const std::string& relative) {
   return std::string(LQE_SOURCE_DIR) + "/" + relative;
 }
 
-std::string LqeBinary() { return std::string(LQE_BINARY_DIR) + "/lqe"; }
+std::string LqeBinary() {
+  return std::string(LQE_BINARY_DIR) + "/lqe";
+}
 
 }  // namespace lqe::testing

@@ -15,7 +15,7 @@ class TestDatabase {
   TestDatabase(const TestDatabase&) = delete;
   TestDatabase& operator=(const TestDatabase&) = delete;
 
-  const std::string& dsn() const { return dsn_; }    // superuser DSN of the new database
+  const std::string& dsn() const { return dsn_; }  // superuser DSN of the new database
   const std::string& name() const { return name_; }
   // The server's DSN (LQE_TEST_DSN) with the database replaced by `database`.
   static std::string DsnFor(const std::string& database);

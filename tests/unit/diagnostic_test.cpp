@@ -23,8 +23,7 @@ TEST(DiagnosticTest, ColumnsCountCodePoints) {
 
 TEST(DiagnosticTest, RendersOneLineAndCaret) {
   const std::string_view text = "select\n  foo(1) from t";
-  Diagnostic d{DiagCode::kUnsupported, "unsupported function FOO", "", 9, 3,
-               DiagSource::kStored};
+  Diagnostic d{DiagCode::kUnsupported, "unsupported function FOO", "", 9, 3, DiagSource::kStored};
   EXPECT_EQ(RenderOneLine(d, text), "unsupported function FOO at 2:3");
   EXPECT_EQ(RenderCaret(d, text),
             "unsupported function FOO at 2:3\n"
@@ -42,7 +41,8 @@ TEST(DiagnosticTest, WindowsLongLines) {
   const std::string text = std::string(100, 'a') + "X" + std::string(100, 'b');
   const Diagnostic d{DiagCode::kSyntax, "unexpected X", "", 100, 1, DiagSource::kStored};
   const std::string rendered = RenderCaret(d, text);
-  const std::string expected_line = "  ..." + std::string(40, 'a') + "X" + std::string(40, 'b') + "...";
+  const std::string expected_line =
+      "  ..." + std::string(40, 'a') + "X" + std::string(40, 'b') + "...";
   EXPECT_NE(rendered.find(expected_line + "\n"), std::string::npos) << rendered;
   EXPECT_NE(rendered.find("\n  " + std::string(43, ' ') + "^"), std::string::npos) << rendered;
 }

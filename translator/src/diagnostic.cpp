@@ -5,7 +5,9 @@
 namespace lqe {
 namespace {
 
-bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool IsContinuationByte(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 
 // Code points in text[begin, end).
 std::uint32_t CountCodePoints(std::string_view text, std::size_t begin, std::size_t end) {
@@ -48,22 +50,32 @@ LineColumn LocateOffset(std::string_view text, std::uint32_t offset) {
 
 std::string_view DiagCodeName(DiagCode code) {
   switch (code) {
-    case DiagCode::kSyntax: return "syntax_error";
-    case DiagCode::kUnsupported: return "unsupported";
-    case DiagCode::kUnknownName: return "unknown_name";
-    case DiagCode::kType: return "type_error";
-    case DiagCode::kSandbox: return "sandbox_violation";
-    case DiagCode::kLimit: return "limit_exceeded";
-    case DiagCode::kParam: return "invalid_parameter";
+    case DiagCode::kSyntax:
+      return "syntax_error";
+    case DiagCode::kUnsupported:
+      return "unsupported";
+    case DiagCode::kUnknownName:
+      return "unknown_name";
+    case DiagCode::kType:
+      return "type_error";
+    case DiagCode::kSandbox:
+      return "sandbox_violation";
+    case DiagCode::kLimit:
+      return "limit_exceeded";
+    case DiagCode::kParam:
+      return "invalid_parameter";
   }
   return "error";
 }
 
 std::string_view DiagSourceName(DiagSource source) {
   switch (source) {
-    case DiagSource::kStored: return "query";
-    case DiagSource::kConsumerSql: return "sql";
-    case DiagSource::kConsumerLql: return "lql";
+    case DiagSource::kStored:
+      return "query";
+    case DiagSource::kConsumerSql:
+      return "sql";
+    case DiagSource::kConsumerLql:
+      return "lql";
   }
   return "query";
 }
@@ -92,14 +104,13 @@ std::string RenderCaret(const Diagnostic& diag, std::string_view text) {
   }
   const bool cut_left = from > begin;
   const bool cut_right = to < end;
-  std::string line = std::string(cut_left ? "..." : "") + std::string(text.substr(from, to - from)) +
-                     (cut_right ? "..." : "");
+  std::string line = std::string(cut_left ? "..." : "") +
+                     std::string(text.substr(from, to - from)) + (cut_right ? "..." : "");
   std::replace(line.begin(), line.end(), '\t', ' ');
   const std::uint32_t caret_col = CountCodePoints(text, from, offset) + (cut_left ? 3 : 0);
-  const std::uint32_t caret_len =
-      std::max<std::uint32_t>(1, std::min<std::uint32_t>(CountCodePoints(text, offset,
-                                                                         offset + diag.length),
-                                                         CountCodePoints(text, offset, to)));
+  const std::uint32_t caret_len = std::max<std::uint32_t>(
+      1, std::min<std::uint32_t>(CountCodePoints(text, offset, offset + diag.length),
+                                 CountCodePoints(text, offset, to)));
   out += "\n  " + line + "\n  " + std::string(caret_col, ' ') + std::string(caret_len, '^');
   if (!diag.hint.empty()) out += "\n  hint: " + diag.hint;
   return out;

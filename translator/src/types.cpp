@@ -59,21 +59,36 @@ bool Type::IsNumeric() const {
 
 std::string_view TypeKindName(TypeKind kind) {
   switch (kind) {
-    case TypeKind::kUnknown: return "NULL";
-    case TypeKind::kBool: return "BOOL";
-    case TypeKind::kInt64: return "INT64";
-    case TypeKind::kFloat64: return "FLOAT64";
-    case TypeKind::kNumeric: return "NUMERIC";
-    case TypeKind::kString: return "STRING";
-    case TypeKind::kBytes: return "BYTES";
-    case TypeKind::kDate: return "DATE";
-    case TypeKind::kDatetime: return "DATETIME";
-    case TypeKind::kTime: return "TIME";
-    case TypeKind::kTimestamp: return "TIMESTAMP";
-    case TypeKind::kInterval: return "INTERVAL";
-    case TypeKind::kJson: return "JSON";
-    case TypeKind::kRecord: return "STRUCT";
-    case TypeKind::kArray: return "ARRAY";
+    case TypeKind::kUnknown:
+      return "NULL";
+    case TypeKind::kBool:
+      return "BOOL";
+    case TypeKind::kInt64:
+      return "INT64";
+    case TypeKind::kFloat64:
+      return "FLOAT64";
+    case TypeKind::kNumeric:
+      return "NUMERIC";
+    case TypeKind::kString:
+      return "STRING";
+    case TypeKind::kBytes:
+      return "BYTES";
+    case TypeKind::kDate:
+      return "DATE";
+    case TypeKind::kDatetime:
+      return "DATETIME";
+    case TypeKind::kTime:
+      return "TIME";
+    case TypeKind::kTimestamp:
+      return "TIMESTAMP";
+    case TypeKind::kInterval:
+      return "INTERVAL";
+    case TypeKind::kJson:
+      return "JSON";
+    case TypeKind::kRecord:
+      return "STRUCT";
+    case TypeKind::kArray:
+      return "ARRAY";
   }
   return "?";
 }
@@ -97,16 +112,16 @@ std::string TypeName(const Type& type) {
 
 TypeKind ParseScalarTypeName(std::string_view name) {
   static constexpr std::pair<std::string_view, TypeKind> kNames[] = {
-      {"BOOL", TypeKind::kBool},          {"BOOLEAN", TypeKind::kBool},
-      {"INT64", TypeKind::kInt64},        {"INTEGER", TypeKind::kInt64},
-      {"INT", TypeKind::kInt64},          {"SMALLINT", TypeKind::kInt64},
-      {"BIGINT", TypeKind::kInt64},       {"TINYINT", TypeKind::kInt64},
-      {"BYTEINT", TypeKind::kInt64},      {"FLOAT64", TypeKind::kFloat64},
-      {"FLOAT", TypeKind::kFloat64},      {"NUMERIC", TypeKind::kNumeric},
-      {"DECIMAL", TypeKind::kNumeric},    {"BIGNUMERIC", TypeKind::kNumeric},
-      {"BIGDECIMAL", TypeKind::kNumeric}, {"STRING", TypeKind::kString},
-      {"BYTES", TypeKind::kBytes},        {"DATE", TypeKind::kDate},
-      {"DATETIME", TypeKind::kDatetime},  {"TIME", TypeKind::kTime},
+      {"BOOL", TypeKind::kBool},           {"BOOLEAN", TypeKind::kBool},
+      {"INT64", TypeKind::kInt64},         {"INTEGER", TypeKind::kInt64},
+      {"INT", TypeKind::kInt64},           {"SMALLINT", TypeKind::kInt64},
+      {"BIGINT", TypeKind::kInt64},        {"TINYINT", TypeKind::kInt64},
+      {"BYTEINT", TypeKind::kInt64},       {"FLOAT64", TypeKind::kFloat64},
+      {"FLOAT", TypeKind::kFloat64},       {"NUMERIC", TypeKind::kNumeric},
+      {"DECIMAL", TypeKind::kNumeric},     {"BIGNUMERIC", TypeKind::kNumeric},
+      {"BIGDECIMAL", TypeKind::kNumeric},  {"STRING", TypeKind::kString},
+      {"BYTES", TypeKind::kBytes},         {"DATE", TypeKind::kDate},
+      {"DATETIME", TypeKind::kDatetime},   {"TIME", TypeKind::kTime},
       {"TIMESTAMP", TypeKind::kTimestamp}, {"INTERVAL", TypeKind::kInterval},
       {"JSON", TypeKind::kJson},
   };

@@ -26,10 +26,10 @@ struct CatalogEntry {
 };
 
 struct SourceSchema {
-  std::string name;        // "edge"
-  std::string pg_schema;   // "logs"
-  std::string pg_table;    // "edge"
-  TypePtr row;             // RECORD of the top-level columns: id, timestamp, event_message, ...
+  std::string name;       // "edge"
+  std::string pg_schema;  // "logs"
+  std::string pg_table;   // "edge"
+  TypePtr row;            // RECORD of the top-level columns: id, timestamp, event_message, ...
 };
 
 class Catalog {

@@ -23,8 +23,8 @@ enum class DiagSource : std::uint8_t { kStored, kConsumerSql, kConsumerLql };
 
 struct Diagnostic {
   DiagCode code = DiagCode::kSyntax;
-  std::string message;  // short, lower case, no trailing period
-  std::string hint;     // a full sentence, may be empty ("Did you mean status_code?")
+  std::string message;       // short, lower case, no trailing period
+  std::string hint;          // a full sentence, may be empty ("Did you mean status_code?")
   std::uint32_t offset = 0;  // byte offset into the source text
   std::uint32_t length = 0;  // bytes covered, at least 1 when rendered
   DiagSource source = DiagSource::kStored;
@@ -36,7 +36,7 @@ struct LineColumn {
 };
 
 LineColumn LocateOffset(std::string_view text, std::uint32_t offset);
-std::string_view DiagCodeName(DiagCode code);  // "syntax_error", "unsupported", ...
+std::string_view DiagCodeName(DiagCode code);        // "syntax_error", "unsupported", ...
 std::string_view DiagSourceName(DiagSource source);  // "query", "sql", "lql"
 // "unsupported function FOO at 3:14"
 std::string RenderOneLine(const Diagnostic& diag, std::string_view text);

@@ -8,8 +8,8 @@
 namespace lqe {
 
 struct RegexConversion {
-  std::string pattern;      // ARE pattern, ready for the ~ operator
-  std::string error;        // non-empty when the pattern cannot be converted faithfully
+  std::string pattern;           // ARE pattern, ready for the ~ operator
+  std::string error;             // non-empty when the pattern cannot be converted faithfully
   std::size_t error_offset = 0;  // byte offset into the RE2 pattern
 };
 

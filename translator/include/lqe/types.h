@@ -37,7 +37,7 @@ struct StructField {
 
 struct Type {
   TypeKind kind = TypeKind::kUnknown;
-  TypePtr element;                 // kArray only
+  TypePtr element;                  // kArray only
   std::vector<StructField> fields;  // kRecord only
 
   static TypePtr Scalar(TypeKind kind);

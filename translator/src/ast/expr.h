@@ -35,8 +35,8 @@ struct Literal : Expr {
   explicit Literal(SourceSpan s) : Expr(kKind, s) {}
   Kind literal_kind = Kind::kNull;
   std::string text;
-  bool bool_value = false;                      // kBool
-  TypeKind typed_kind = TypeKind::kUnknown;     // kTyped: which type keyword preceded the string
+  bool bool_value = false;                   // kBool
+  TypeKind typed_kind = TypeKind::kUnknown;  // kTyped: which type keyword preceded the string
 };
 
 // @name
@@ -83,11 +83,26 @@ struct Unary : Expr {
 struct Binary : Expr {
   static constexpr NodeKind kKind = NodeKind::kBinary;
   enum class Op : std::uint8_t {
-    kAdd, kSub, kMul, kDiv, kConcat,                // + - * / ||
-    kEq, kNe, kLt, kLe, kGt, kGe,                   // = != <> < <= > >=
-    kIsDistinctFrom, kIsNotDistinctFrom,
-    kAnd, kOr,
-    kBitAnd, kBitOr, kBitXor, kShiftLeft, kShiftRight,
+    kAdd,
+    kSub,
+    kMul,
+    kDiv,
+    kConcat,  // + - * / ||
+    kEq,
+    kNe,
+    kLt,
+    kLe,
+    kGt,
+    kGe,  // = != <> < <= > >=
+    kIsDistinctFrom,
+    kIsNotDistinctFrom,
+    kAnd,
+    kOr,
+    kBitAnd,
+    kBitOr,
+    kBitXor,
+    kShiftLeft,
+    kShiftRight,
   };
   explicit Binary(SourceSpan s) : Expr(kKind, s) {}
   Op op = Op::kAdd;
@@ -112,8 +127,8 @@ struct In : Expr {
   explicit In(SourceSpan s) : Expr(kKind, s) {}
   ExprPtr operand;
   bool negated = false;
-  ExprList list;        // IN (a, b, c)
-  QueryPtr subquery;    // IN (SELECT ...)
+  ExprList list;         // IN (a, b, c)
+  QueryPtr subquery;     // IN (SELECT ...)
   ExprPtr unnest_array;  // IN UNNEST(arr)
 };
 
@@ -163,10 +178,10 @@ struct Cast : Expr {
 struct Extract : Expr {
   static constexpr NodeKind kKind = NodeKind::kExtract;
   explicit Extract(SourceSpan s) : Expr(kKind, s) {}
-  Identifier part;          // DAYOFWEEK, WEEK, DATE, ...
+  Identifier part;                       // DAYOFWEEK, WEEK, DATE, ...
   std::optional<Identifier> week_start;  // WEEK(MONDAY)
   ExprPtr operand;
-  ExprPtr time_zone;        // may be null
+  ExprPtr time_zone;  // may be null
 };
 
 // INTERVAL n UNIT
@@ -186,7 +201,11 @@ struct OrderItem {
 struct WindowFrame {
   enum class Unit : std::uint8_t { kRows, kRange };
   enum class BoundKind : std::uint8_t {
-    kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing
+    kUnboundedPreceding,
+    kPreceding,
+    kCurrentRow,
+    kFollowing,
+    kUnboundedFollowing
   };
   struct Bound {
     BoundKind kind = BoundKind::kCurrentRow;
@@ -229,7 +248,7 @@ struct ArrayCtor : Expr {
   explicit ArrayCtor(SourceSpan s) : Expr(kKind, s) {}
   TypePtr element_type;  // ARRAY<T>[...]; may be null
   ExprList elements;
-  QueryPtr subquery;     // ARRAY(SELECT ...)
+  QueryPtr subquery;  // ARRAY(SELECT ...)
 };
 
 // STRUCT(a AS x, b), STRUCT<x INT64>(1), and the tuple (a, b)

@@ -4,7 +4,7 @@ namespace lqe::ast {
 
 const char* NodeKindName(NodeKind kind) {
   switch (kind) {
-#define LQE_NODE(name) \
+#define LQE_NODE(name)    \
   case NodeKind::k##name: \
     return #name;
 #include "ast/nodes.def"

@@ -51,7 +51,7 @@ struct Node {
 // A name as written. Backtick-quoted names keep their text verbatim (dots included:
 // `logs.edge` is one quoted identifier; table resolution splits it).
 struct Identifier {
-  std::string name;   // decoded text, original case
+  std::string name;     // decoded text, original case
   bool quoted = false;  // written in backticks
   SourceSpan span;
 };

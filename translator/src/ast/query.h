@@ -44,10 +44,10 @@ struct SelectItem {
     Identifier name;
   };
   Kind kind = Kind::kExpr;
-  ExprPtr expr;                       // kExpr: the value; kPathStar: the qualifier
-  std::optional<Identifier> alias;    // kExpr only
-  std::vector<Identifier> except;     // * EXCEPT (a, b)
-  std::vector<Replacement> replace;   // * REPLACE (x + 1 AS a)
+  ExprPtr expr;                      // kExpr: the value; kPathStar: the qualifier
+  std::optional<Identifier> alias;   // kExpr only
+  std::vector<Identifier> except;    // * EXCEPT (a, b)
+  std::vector<Replacement> replace;  // * REPLACE (x + 1 AS a)
   SourceSpan span;
 };
 
@@ -96,9 +96,9 @@ struct Join : FromItem {
   Kind join_kind = Kind::kInner;
   FromPtr left;
   FromPtr right;
-  ExprPtr on;                     // ON condition; may be null
+  ExprPtr on;  // ON condition; may be null
   std::vector<Identifier> using_columns;
-  bool parenthesized = false;     // written as ( a JOIN b ... )
+  bool parenthesized = false;  // written as ( a JOIN b ... )
 };
 
 // UNNEST(expr) [AS alias] [WITH OFFSET [AS offset_alias]]

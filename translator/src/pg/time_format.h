@@ -8,8 +8,8 @@
 namespace lqe::pg {
 
 struct TimeFormatConversion {
-  std::string pattern;       // PG template; literal text double-quoted
-  std::string error;         // non-empty: an element with no faithful PG equivalent
+  std::string pattern;           // PG template; literal text double-quoted
+  std::string error;             // non-empty: an element with no faithful PG equivalent
   std::size_t error_offset = 0;  // byte offset of that element in the BigQuery format
 };
 
