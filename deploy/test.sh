@@ -8,6 +8,14 @@ ROOT=$PWD
 source deploy/lib/pg-cluster.sh
 
 bash deploy/install-deps.sh
+
+# Style gate: every tracked C++ file is clang-formatted (.clang-format at the root).
+if unformatted=$(git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror 2>&1 | grep -o '^[^:]*:' | sort -u) && [[ -n $unformatted ]]; then
+  echo "test.sh: files not formatted with clang-format:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+
 bash deploy/build.sh
 
 TMP=$(mktemp -d /tmp/lqe-test.XXXXXX)
