@@ -10,7 +10,8 @@ source deploy/lib/pg-cluster.sh
 bash deploy/install-deps.sh
 
 # Style gate: every tracked C++ file is clang-formatted (.clang-format at the root).
-if unformatted=$(git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror 2>&1 | grep -o '^[^:]*:' | sort -u) && [[ -n $unformatted ]]; then
+unformatted=$(git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: warning' | cut -d: -f1 | sort -u || true)
+if [[ -n $unformatted ]]; then
   echo "test.sh: files not formatted with clang-format:" >&2
   echo "$unformatted" >&2
   exit 1
