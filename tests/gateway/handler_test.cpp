@@ -50,7 +50,7 @@ class HandlerTest : public ::testing::Test {
       last_params_ = params;
       QueryResult r = next_;
       if (r.status == QueryStatus::kOk && static_cast<int>(r.rows.size()) > max_rows) {
-        r.rows.resize(static_cast<std::size_t>(max_rows));
+        r.rows.Truncate(static_cast<std::size_t>(max_rows));
         r.truncated = true;
       }
       return r;
@@ -239,7 +239,7 @@ TEST_F(HandlerTest, MaxRowsCutsAndSaysSo) {
 }
 
 TEST_F(HandlerTest, GzipWhenAccepted) {
-  next_.rows.assign(200, {"some repeated text"});
+  next_.rows = ResultRows(std::vector<ResultRows::Row>(200, {"some repeated text"}));
   auto limited = std::const_pointer_cast<EndpointDef>(state_->by_name.at("limited.ep"));
   limited->max_rows = 1000;
   Request r = Get("/api/endpoints/query/limited.ep");

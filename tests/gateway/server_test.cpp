@@ -176,8 +176,8 @@ TEST_F(ServerTest, ReadOnlyTransaction) {
   QueryResult tz = RunQuery(
       pool, "SELECT current_setting('TimeZone'), current_setting('DateStyle')", {}, 10, 1000);
   ASSERT_EQ(tz.status, QueryStatus::kOk);
-  EXPECT_EQ(tz.rows[0][0], "UTC");
-  EXPECT_EQ(tz.rows[0][1], "ISO, YMD");
+  EXPECT_EQ(tz.rows.Cell(0, 0), "UTC");
+  EXPECT_EQ(tz.rows.Cell(0, 1), "ISO, YMD");
 }
 
 TEST_F(ServerTest, RedactionHeader) {

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace lqe::gateway {
@@ -18,11 +19,18 @@ PgPool::PgPool(std::string dsn, int size, int connect_timeout_ms) : size_(size) 
 PgPool::~PgPool() = default;
 
 PgPool::Lease::~Lease() {
-  if (pool_ != nullptr && conn_) pool_->Release(std::move(conn_), broken_);
+  if (pool_ != nullptr && pooled_.conn) pool_->Release(std::move(pooled_), broken_);
 }
 
-PgPool::Lease PgPool::Acquire(std::chrono::milliseconds wait) {
-  std::unique_ptr<pqxx::connection> conn;
+void PgPool::Lease::UseTimeout(int timeout_ms) {
+  if (pooled_.timeout_ms == timeout_ms) return;
+  pqxx::nontransaction tx(*pooled_.conn);
+  tx.exec("SET statement_timeout = " + std::to_string(timeout_ms));
+  pooled_.timeout_ms = timeout_ms;
+}
+
+PgPool::Lease PgPool::Acquire(std::chrono::milliseconds wait, int timeout_ms) {
+  Pooled pooled;
   {
     std::unique_lock lock(mutex_);
     if (!freed_.wait_for(lock, wait, [this] { return in_use_ < size_; })) {
@@ -30,16 +38,21 @@ PgPool::Lease PgPool::Acquire(std::chrono::milliseconds wait) {
     }
     ++in_use_;
     if (!idle_.empty()) {
-      conn = std::move(idle_.back());
+      pooled = std::move(idle_.back());
       idle_.pop_back();
     }
   }
   try {
-    if (!conn || !conn->is_open()) {
-      conn = std::make_unique<pqxx::connection>(dsn_);
-      pqxx::nontransaction setup(*conn);
+    if (!pooled.conn || !pooled.conn->is_open()) {
+      pooled.conn = std::make_unique<pqxx::connection>(dsn_);
+      // Session defaults instead of per-query BEGIN READ ONLY / SET LOCAL / COMMIT: every
+      // statement then runs as its own read-only transaction with the timeout, in one round trip.
+      pqxx::nontransaction setup(*pooled.conn);
       setup.exec(
-          "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'");
+          "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'; "
+          "SET default_transaction_read_only = on; SET statement_timeout = " +
+          std::to_string(timeout_ms));
+      pooled.timeout_ms = timeout_ms;
     }
   } catch (...) {
     std::lock_guard lock(mutex_);
@@ -47,19 +60,39 @@ PgPool::Lease PgPool::Acquire(std::chrono::milliseconds wait) {
     freed_.notify_one();
     throw;
   }
-  return Lease(this, std::move(conn));
+  return Lease(this, std::move(pooled));
 }
 
-void PgPool::Release(std::unique_ptr<pqxx::connection> conn, bool broken) {
+void PgPool::Release(Pooled pooled, bool broken) {
   std::lock_guard lock(mutex_);
   --in_use_;
-  if (!broken && conn->is_open()) idle_.push_back(std::move(conn));
+  if (!broken && pooled.conn->is_open()) idle_.push_back(std::move(pooled));
   freed_.notify_one();
 }
 
 int PgPool::InUse() const {
   std::lock_guard lock(mutex_);
   return in_use_;
+}
+
+std::size_t ResultRows::Columns(std::size_t row) const {
+  return pg_ ? static_cast<std::size_t>(pg_->columns()) : owned_[row].size();
+}
+
+std::optional<std::string_view> ResultRows::Cell(std::size_t row, std::size_t column) const {
+  if (pg_) {
+    pqxx::field field = (*pg_)[static_cast<pqxx::result::size_type>(row)]
+                              [static_cast<pqxx::row::size_type>(column)];
+    if (field.is_null()) return std::nullopt;
+    return std::string_view(field.c_str(), field.size());
+  }
+  const auto& value = owned_[row][column];
+  return value ? std::optional<std::string_view>(*value) : std::nullopt;
+}
+
+void ResultRows::Truncate(std::size_t n) {
+  count_ = std::min(count_, n);
+  if (!pg_) owned_.resize(count_);
 }
 
 namespace {
@@ -97,7 +130,8 @@ QueryResult RunQuery(PgPool& pool, const std::string& sql,
   auto start = std::chrono::steady_clock::now();
   std::optional<PgPool::Lease> lease;
   try {
-    lease.emplace(pool.Acquire(std::chrono::milliseconds(statement_timeout_ms)));
+    lease.emplace(
+        pool.Acquire(std::chrono::milliseconds(statement_timeout_ms), statement_timeout_ms));
   } catch (const pqxx::broken_connection& e) {
     return Failure(QueryStatus::kUnavailable, "the database is unavailable");
   } catch (const std::exception& e) {
@@ -111,24 +145,17 @@ QueryResult RunQuery(PgPool& pool, const std::string& sql,
                                            std::to_string(max_rows + 1);
   QueryResult out;
   try {
-    pqxx::read_transaction tx(**lease);
-    tx.exec("SET LOCAL statement_timeout = " + std::to_string(statement_timeout_ms));
+    lease->UseTimeout(statement_timeout_ms);
+    // One statement, no explicit transaction: the session is read only and has the timeout.
+    pqxx::nontransaction tx(**lease);
     pqxx::result rows = tx.exec_params(wrapped, pqxx::prepare::make_dynamic_params(args));
-    tx.commit();
     std::size_t limit = rows.size();
     if (max_rows >= 0 && rows.size() > static_cast<std::size_t>(max_rows)) {
       limit = static_cast<std::size_t>(max_rows);
       out.truncated = true;
     }
-    out.rows.reserve(limit);
-    for (std::size_t i = 0; i < limit; ++i) {
-      std::vector<std::optional<std::string>> row;
-      row.reserve(rows[i].size());
-      for (const auto& field : rows[i]) {
-        row.push_back(field.is_null() ? std::nullopt : std::optional<std::string>(field.c_str()));
-      }
-      out.rows.push_back(std::move(row));
-    }
+    // The result outlives the connection's lease; rows are rendered from it in place.
+    out.rows = ResultRows(std::move(rows), limit);
   } catch (const pqxx::broken_connection&) {
     lease->MarkBroken();
     return Failure(QueryStatus::kUnavailable, "the database is unavailable");

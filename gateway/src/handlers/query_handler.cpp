@@ -113,27 +113,45 @@ Response FromQueryFailure(const QueryResult& r, const EndpointDef& e, int timeou
   }
 }
 
+// Result columns in output order: sorted by name, the last duplicate winning, as the reference
+// service returns them. Only the first `count` columns take part.
+std::vector<std::size_t> SortedColumns(const Translation& t, std::size_t count) {
+  std::map<std::string_view, std::size_t> sorted;
+  for (std::size_t i = 0; i < count && i < t.columns.size(); ++i) sorted[t.columns[i].name] = i;
+  std::vector<std::size_t> order;
+  order.reserve(sorted.size());
+  for (const auto& [name, index] : sorted) order.push_back(index);
+  return order;
+}
+
+// Writes {"result":[...]} straight from the result rows, in one pass.
+std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact) {
+  std::string body = "{\"result\":[";
+  std::vector<std::size_t> order;
+  std::size_t order_for = static_cast<std::size_t>(-1);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (std::size_t columns = rows.Columns(r); columns != order_for) {
+      order = SortedColumns(t, columns);
+      order_for = columns;
+    }
+    body.append(r == 0 ? "{" : ",{");
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      if (k > 0) body.push_back(',');
+      const OutputColumn& column = t.columns[order[k]];
+      AppendJsonString(body, column.name);
+      body.push_back(':');
+      AppendValue(body, *column.type, rows.Cell(r, order[k]), redact);
+    }
+    body.push_back('}');
+  }
+  body.append("]}");
+  return body;
+}
+
 // gzip_level 0: no compressed copy (the client does not want one and it is not cached).
 ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact, int gzip_level) {
-  json::array rows;
-  rows.reserve(r.rows.size());
-  for (const auto& row : r.rows) {
-    // Keys sorted by name, the last duplicate winning, as the reference service returns them.
-    std::map<std::string_view, json::value> sorted;
-    for (std::size_t i = 0; i < row.size() && i < t.columns.size(); ++i) {
-      const auto& text = row[i];
-      sorted[t.columns[i].name] = RenderValue(
-          *t.columns[i].type, text ? std::optional<std::string_view>(*text) : std::nullopt);
-    }
-    json::object object;
-    object.reserve(sorted.size());
-    for (auto& [name, value] : sorted) object.emplace(name, std::move(value));
-    rows.emplace_back(std::move(object));
-  }
-  json::value root = json::object{{"result", std::move(rows)}};
-  if (redact) RedactJson(root.as_object()["result"]);
   auto result = std::make_shared<CachedResult>();
-  result->body = json::serialize(root);
+  result->body = RenderBody(t, r.rows, redact);
   if (gzip_level > 0 && result->body.size() >= 1024)
     result->gzip_body = Gzip(result->body, gzip_level);
   result->truncated = r.truncated;

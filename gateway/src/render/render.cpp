@@ -1,10 +1,13 @@
 #include "lqe/gateway/render.h"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <string>
+
+#include "lqe/gateway/redact.h"
 
 namespace lqe::gateway {
 namespace {
@@ -172,6 +175,41 @@ json::value RenderValue(const Type& type, std::optional<std::string_view> text) 
     default:
       return json::string(v);
   }
+}
+
+void AppendValue(std::string& out, const Type& type, std::optional<std::string_view> text,
+                 bool redact) {
+  if (!text) {
+    out.append("null");
+    return;
+  }
+  std::string_view v = *text;
+  switch (type.kind) {
+    case TypeKind::kString:
+      if (redact) {
+        AppendJsonString(out, RedactString(v));
+      } else {
+        AppendJsonString(out, v);
+      }
+      return;
+    case TypeKind::kTimestamp:
+      if (auto micros = ParsePgTimestamptz(v)) {
+        out.append(std::to_string(*micros));
+        return;
+      }
+      break;
+    case TypeKind::kJson:
+    case TypeKind::kRecord:
+    case TypeKind::kArray:
+      AppendJsonText(out, v, type.kind != TypeKind::kJson, redact);
+      return;
+    default:
+      break;
+  }
+  // The rarer types go through the DOM.
+  json::value value = RenderValue(type, text);
+  if (redact) RedactJson(value);
+  out.append(json::serialize(value));
 }
 
 }  // namespace lqe::gateway

@@ -1,14 +1,18 @@
 // Postgres access: a bounded pool of libpqxx connections that reconnects by itself, and the
-// executor that runs one translated query in a READ ONLY transaction with a statement timeout.
+// executor that runs one translated query as a single statement. Each connection is set up once
+// with default_transaction_read_only and statement_timeout, so a query costs one round trip: it
+// runs as its own implicit READ ONLY transaction, bounded by the timeout.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <pqxx/pqxx>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lqe::gateway {
@@ -20,43 +24,73 @@ class PgPool {
   PgPool(const PgPool&) = delete;
   PgPool& operator=(const PgPool&) = delete;
 
+  // A connection and the session statement_timeout it has (-1: not set yet).
+  struct Pooled {
+    std::unique_ptr<pqxx::connection> conn;
+    int timeout_ms = -1;
+  };
+
   class Lease {
    public:
-    Lease(PgPool* pool, std::unique_ptr<pqxx::connection> conn)
-        : pool_(pool), conn_(std::move(conn)) {}
+    Lease(PgPool* pool, Pooled pooled) : pool_(pool), pooled_(std::move(pooled)) {}
     Lease(Lease&&) = default;
     ~Lease();
-    pqxx::connection& operator*() { return *conn_; }
+    pqxx::connection& operator*() { return *pooled_.conn; }
+    // Sets the session's statement_timeout unless it already has this value.
+    void UseTimeout(int timeout_ms);
     void MarkBroken() { broken_ = true; }
 
    private:
     PgPool* pool_;
-    std::unique_ptr<pqxx::connection> conn_;
+    Pooled pooled_;
     bool broken_ = false;
   };
 
-  // Waits up to `wait` for a slot; connects if needed. Throws pqxx::broken_connection when
-  // Postgres is unreachable and std::runtime_error when the pool stays exhausted.
-  Lease Acquire(std::chrono::milliseconds wait);
+  // Waits up to `wait` for a slot; connects if needed, setting the session up (UTC, ISO dates,
+  // read only, statement_timeout = timeout_ms) in one round trip. Throws
+  // pqxx::broken_connection when Postgres is unreachable and std::runtime_error when the pool
+  // stays exhausted.
+  Lease Acquire(std::chrono::milliseconds wait, int timeout_ms);
   int InUse() const;
   int Size() const { return size_; }
 
  private:
-  void Release(std::unique_ptr<pqxx::connection> conn, bool broken);
+  void Release(Pooled pooled, bool broken);
   std::string dsn_;
   int size_;
   mutable std::mutex mutex_;
   std::condition_variable freed_;
-  std::vector<std::unique_ptr<pqxx::connection>> idle_;
+  std::vector<Pooled> idle_;
   int in_use_ = 0;
+};
+
+// The rows of a query result, read in place from libpq's result (no copy), or held in memory
+// (test doubles build them from a list of rows).
+class ResultRows {
+ public:
+  using Row = std::vector<std::optional<std::string>>;
+  ResultRows() = default;
+  ResultRows(pqxx::result pg, std::size_t count) : pg_(std::move(pg)), count_(count) {}
+  ResultRows(std::initializer_list<Row> rows) : owned_(rows), count_(owned_.size()) {}
+  explicit ResultRows(std::vector<Row> rows) : owned_(std::move(rows)), count_(owned_.size()) {}
+  std::size_t size() const { return count_; }
+  std::size_t Columns(std::size_t row) const;
+  // The text of a value; nullopt = NULL.
+  std::optional<std::string_view> Cell(std::size_t row, std::size_t column) const;
+  // Keeps the first n rows.
+  void Truncate(std::size_t n);
+
+ private:
+  std::optional<pqxx::result> pg_;
+  std::vector<Row> owned_;
+  std::size_t count_ = 0;
 };
 
 enum class QueryStatus : std::uint8_t { kOk, kTimeout, kUnavailable, kBadQuery, kFailed };
 
 struct QueryResult {
   QueryStatus status = QueryStatus::kOk;
-  // Text values per row and column (nullopt = NULL); at most max_rows rows.
-  std::vector<std::vector<std::optional<std::string>>> rows;
+  ResultRows rows;         // at most max_rows rows
   bool truncated = false;  // the query had more than max_rows rows
   std::string message;
   std::string sqlstate;

@@ -5,6 +5,7 @@
 
 #include <boost/json/value.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "lqe/types.h"
@@ -16,6 +17,17 @@ boost::json::value RenderValue(const Type& type, std::optional<std::string_view>
 // Wraps every JSON object in a one-element array, recursively; objects directly inside arrays
 // are not wrapped, but their object-valued keys are.
 boost::json::value WrapRecords(boost::json::value value);
+// Appends the JSON of one value: the bytes of serialize(RenderValue(type, text)), with every
+// string value redacted when `redact` (as RedactJson would). JSON, RECORD and ARRAY values are
+// streamed from the text without building a DOM.
+void AppendValue(std::string& out, const Type& type, std::optional<std::string_view> text,
+                 bool redact);
+// Appends JSON text re-serialised compactly, objects wrapped as WrapRecords does when
+// `wrap_records`; text that is not JSON becomes a JSON string, as in RenderValue.
+void AppendJsonText(std::string& out, std::string_view text, bool wrap_records, bool redact);
+// Appends s as a JSON string, escaped exactly as Boost.JSON's serializer does.
+void AppendJsonString(std::string& out, std::string_view s);
+void AppendJsonEscaped(std::string& out, std::string_view s);  // without the quotes
 // "2024-01-02 03:04:05.123456+00" -> microseconds since the epoch.
 std::optional<std::int64_t> ParsePgTimestamptz(std::string_view text);
 

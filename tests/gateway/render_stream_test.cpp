@@ -1,0 +1,116 @@
+// The streaming renderer (AppendValue) against the DOM path it replaces: for every input the
+// bytes must equal serialize(RenderValue) (+ RedactJson when redacting).
+#include <gtest/gtest.h>
+
+#include <boost/json/serialize.hpp>
+
+#include "lqe/gateway/redact.h"
+#include "lqe/gateway/render.h"
+
+namespace lqe::gateway {
+namespace {
+
+std::string Stream(const Type& type, std::optional<std::string_view> text, bool redact = false) {
+  std::string out = "x";  // output is appended after what is already there
+  AppendValue(out, type, text, redact);
+  return out.substr(1);
+}
+
+std::string Dom(const Type& type, std::optional<std::string_view> text, bool redact = false) {
+  boost::json::value value = RenderValue(type, text);
+  if (redact) RedactJson(value);
+  return boost::json::serialize(value);
+}
+
+// Postgres jsonb output text, spaced as Postgres prints it.
+const std::vector<std::string>& JsonInputs() {
+  static const std::vector<std::string> inputs = {
+      R"({"a": {"b": [{"c": {"d": 1}}, 2, [{"e": {}}]]}, "f": []})",
+      R"({"s": "br{ac}es [and] \"quotes\" \\ back\\slash", "t": "tab\tnl\ncr\r\b\f\u0001\u001f"})",
+      R"({"u": "caf\u00e9 – 日本 😀", "esc": "\u00e9\/x"})",
+      R"({"": "", "empty": {}, "list": [], "nested": [[]], "objs": [{}, {}]})",
+      R"({"n": [0, -1, 1.5, 1.50, 1e2, -0, 12345678901234567890, 123456789012345678901234, 0.1]})",
+      R"({"x": null, "y": true, "z": false})",
+      R"([{"a": {"b": 1}, "c": [{"d": {"e": 2}}], "n": [1, 2]}])",
+      R"(["x", "y"])",
+      R"({"ip": "client 10.1.2.3 said hi", "mail": "ann@example.com", "10.0.0.1": [{"k": "10.0.0.2"}]})",
+      R"("just a string")",
+      "42",
+      "null",
+      "not json {",
+      "",
+      R"({"a": 1} trailing)",
+      R"({"deep": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})",
+  };
+  return inputs;
+}
+
+TEST(RenderStreamTest, JsonRecordsAndArraysMatchTheDomPath) {
+  std::vector<std::shared_ptr<const Type>> types = {Type::Record({}), Type::Array(Type::Record({})),
+                                                    Type::Scalar(TypeKind::kJson)};
+  for (const auto& type : types) {
+    for (const std::string& text : JsonInputs()) {
+      for (bool redact : {false, true}) {
+        EXPECT_EQ(Stream(*type, text, redact), Dom(*type, text, redact))
+            << text << " redact=" << redact;
+      }
+    }
+  }
+}
+
+TEST(RenderStreamTest, WrapsObjectsNotDirectlyInsideArrays) {
+  auto record = Type::Record({});
+  EXPECT_EQ(Stream(*record, R"({"a": {"b": [{"c": {"d": 1}}, 2, [{"e": {}}]]}, "f": []})"),
+            R"([{"a":[{"b":[{"c":[{"d":1}]},2,[{"e":[{}]}]]}],"f":[]}])");
+  EXPECT_EQ(Stream(*record, "{}"), "[{}]");
+  EXPECT_EQ(Stream(*Type::Scalar(TypeKind::kJson), R"({"a": {"b": 1}})"), R"({"a":{"b":1}})");
+  EXPECT_EQ(Stream(*record, R"({"n": [1.5, 10, -3]})"), R"([{"n":[1.5E0,10,-3]}])");
+}
+
+TEST(RenderStreamTest, StringsKeepTheirEscapes) {
+  auto record = Type::Record({});
+  EXPECT_EQ(Stream(*record, R"({"s": "a{b}\"c\\d\n\u0001é"})"),
+            "[{\"s\":\"a{b}\\\"c\\\\d\\n\\u0001é\"}]");
+  EXPECT_EQ(Stream(*record, "not json"), R"("not json")");
+}
+
+TEST(RenderStreamTest, RedactsStringValuesNeverKeys) {
+  auto record = Type::Record({});
+  EXPECT_EQ(Stream(*record, R"({"10.0.0.1": "from 10.0.0.1", "n": 10})", true),
+            R"([{"10.0.0.1":"from REDACTED","n":10}])");
+  EXPECT_EQ(Stream(*Type::Scalar(TypeKind::kString), "mail ann@example.com", true),
+            R"("mail REDACTED")");
+}
+
+TEST(RenderStreamTest, ScalarsMatchTheDomPath) {
+  struct Case {
+    TypeKind kind;
+    std::optional<std::string_view> text;
+  };
+  std::vector<Case> cases = {
+      {TypeKind::kString, "h\"i\x01 10.1.2.3"},
+      {TypeKind::kString, std::nullopt},
+      {TypeKind::kInt64, "-42"},
+      {TypeKind::kInt64, "9223372036854775807"},
+      {TypeKind::kFloat64, "1.5"},
+      {TypeKind::kFloat64, "NaN"},
+      {TypeKind::kNumeric, "12.5000"},
+      {TypeKind::kBool, "t"},
+      {TypeKind::kBytes, "\\x616263"},
+      {TypeKind::kDate, "2024-01-02"},
+      {TypeKind::kDatetime, "2024-01-02 03:04:00.25"},
+      {TypeKind::kTimestamp, "2024-01-02 03:04:05.123456+00"},
+      {TypeKind::kTimestamp, "infinity"},
+      {TypeKind::kTime, "03:04:05.5"},
+  };
+  for (const Case& c : cases) {
+    for (bool redact : {false, true}) {
+      EXPECT_EQ(Stream(*Type::Scalar(c.kind), c.text, redact),
+                Dom(*Type::Scalar(c.kind), c.text, redact))
+          << (c.text ? *c.text : "NULL");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lqe::gateway
