@@ -41,6 +41,24 @@ const std::vector<std::string>& JsonInputs() {
       "",
       R"({"a": 1} trailing)",
       R"({"deep": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})",
+      // Outside the canonical form the fast path copies: each must still match the DOM path.
+      R"({"e": "\u001F \u00E9 \u0041 \/ \u000a \u0008 \ud83d\ude00"})",
+      "{\"bad\": \"\xC0\x80 \xED\xA0\x80 \xF5\x80\x80\x80 \xE2\x82\"}",
+      "{\"raw\": \"tab\tin string\"}",
+      "{\"raw\": \"sixteen bytes ok\ttab after a word\"}",
+      R"({"long": "abcdefghijklmnop\u0001qrstuvwx 日本語 abcdefgh\"ijklmnop\\qrstuvwxyz0123"})",
+      R"({"long keys are copied too, {braces} and [brackets]": "0123456789abcdef\n"})",
+      R"({"n": [-0, 01, 1E400, 999999999999999999, 9999999999999999999, -9223372036854775809]})",
+      R"({"n": [1.0e-5, 2E+3, -1.25, 0.0, -]})",
+      R"([1, 2,])",
+      R"({"a": 1,})",
+      R"({"a" 1})",
+      R"([}])",
+      R"({"a": tru})",
+      R"(nullx)",
+      " \n {\"ws\" :\t[ 1 ,2 ] } \r\n",
+      R"([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]])",
+      R"([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]])",
   };
   return inputs;
 }

@@ -126,7 +126,17 @@ std::vector<std::size_t> SortedColumns(const Translation& t, std::size_t count) 
 
 // Writes {"result":[...]} straight from the result rows, in one pass.
 std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact) {
-  std::string body = "{\"result\":[";
+  // One allocation for the whole body: the values' text plus room for keys and wrapping.
+  std::size_t estimate = 16;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t c = 0; c < rows.Columns(r); ++c) {
+      auto text = rows.Cell(r, c);
+      estimate += (text ? text->size() + text->size() / 8 : 4) + 32;
+    }
+  }
+  std::string body;
+  body.reserve(estimate);
+  body.append("{\"result\":[");
   std::vector<std::size_t> order;
   std::size_t order_for = static_cast<std::size_t>(-1);
   for (std::size_t r = 0; r < rows.size(); ++r) {

@@ -10,6 +10,7 @@
 
 #include "lqe/gateway/redact.h"
 #include "lqe/gateway/render.h"
+#include "render/canonical_json.h"
 
 namespace lqe::gateway {
 namespace {
@@ -230,6 +231,10 @@ void AppendJsonString(std::string& out, std::string_view s) {
 
 void AppendJsonText(std::string& out, std::string_view text, bool wrap_records, bool redact) {
   std::size_t mark = out.size();
+  if (!redact) {
+    if (AppendCanonicalJson(out, text, wrap_records)) return;
+    out.resize(mark);
+  }
   json::basic_parser<Writer> parser(json::parse_options{}, &out, text, wrap_records, redact);
   error_code ec;
   std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
