@@ -155,7 +155,7 @@ QueryResult RunQuery(PgPool& pool, const std::string& sql,
       out.truncated = true;
     }
     // The result outlives the connection's lease; rows are rendered from it in place.
-    out.rows = ResultRows(std::move(rows), limit);
+    out.rows = ResultRows(rows, limit);
   } catch (const pqxx::broken_connection&) {
     lease->MarkBroken();
     return Failure(QueryStatus::kUnavailable, "the database is unavailable");

@@ -26,6 +26,8 @@ void AppendInt(std::string& out, Int value) {
 }
 
 // The SAX handler. Containers on the stack: 'a' array, 'o' object, 'w' object wrapped in [ ].
+// Member names are the ones basic_parser calls.
+// NOLINTBEGIN(readability-identifier-naming)
 class Writer {
  public:
   static constexpr std::size_t max_array_size = -1;
@@ -179,6 +181,7 @@ class Writer {
   std::string pending_;  // the string so far, when it must be redacted whole
   std::vector<Level> stack_;
 };
+// NOLINTEND(readability-identifier-naming)
 
 }  // namespace
 
