@@ -1,6 +1,7 @@
 // ISO-8601 timestamps for typed parameters. Hand-written because std::chrono::parse is not in
 // GCC 12 and the accepted forms are few: YYYY-MM-DD, then optionally T or space, HH:MM[:SS[.f]],
 // then optionally Z or an offset ±HH[:MM]. Output is always UTC with six fractional digits.
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 
@@ -20,32 +21,26 @@ bool Digits(std::string_view s, std::size_t pos, std::size_t n, int* out) {
   return true;
 }
 
-std::int64_t DaysFromCivil(std::int64_t y, int m, int d) {
-  y -= m <= 2;
-  std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  auto yoe = static_cast<unsigned>(y - era * 400);
-  unsigned doy = (153 * static_cast<unsigned>(m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+// Calendar arithmetic comes from C++20 <chrono>; only the parsing above is hand-written.
+std::int64_t DaysSinceEpoch(int y, int m, int d) {
+  using namespace std::chrono;
+  return sys_days{year{y} / month{static_cast<unsigned>(m)} / day{static_cast<unsigned>(d)}}
+      .time_since_epoch()
+      .count();
 }
 
-void CivilFromDays(std::int64_t z, int* y, int* m, int* d) {
-  z += 719468;
-  std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  auto doe = static_cast<unsigned>(z - era * 146097);
-  unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  std::int64_t year = static_cast<std::int64_t>(yoe) + era * 400;
-  unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  unsigned mp = (5 * doy + 2) / 153;
-  *d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-  *m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-  *y = static_cast<int>(year + (*m <= 2));
+void CivilFromDays(std::int64_t days_since_epoch, int* y, int* m, int* d) {
+  using namespace std::chrono;
+  const year_month_day ymd{sys_days{days{days_since_epoch}}};
+  *y = static_cast<int>(ymd.year());
+  *m = static_cast<int>(static_cast<unsigned>(ymd.month()));
+  *d = static_cast<int>(static_cast<unsigned>(ymd.day()));
 }
 
-int DaysInMonth(int y, int m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
+bool IsValidDate(int y, int m, int d) {
+  using namespace std::chrono;
+  return year_month_day{year{y}, month{static_cast<unsigned>(m)}, day{static_cast<unsigned>(d)}}
+      .ok();
 }
 
 }  // namespace
@@ -56,7 +51,7 @@ std::optional<std::string> NormaliseTimestamp(std::string_view s) {
       s[7] != '-' || !Digits(s, 8, 2, &day)) {
     return std::nullopt;
   }
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month)) return std::nullopt;
+  if (!IsValidDate(year, month, day)) return std::nullopt;
   std::size_t pos = 10;
   std::int64_t micros = 0;
   int offset = 0;
@@ -100,7 +95,7 @@ std::optional<std::string> NormaliseTimestamp(std::string_view s) {
   }
   if (pos != s.size()) return std::nullopt;
   std::int64_t total =
-      DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+      DaysSinceEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
   std::int64_t days = total >= 0 ? total / 86400 : (total - 86399) / 86400;
   std::int64_t rem = total - days * 86400;
   CivilFromDays(days, &year, &month, &day);

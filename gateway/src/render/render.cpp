@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -25,14 +26,12 @@ bool ParseDigits(std::string_view text, std::size_t pos, std::size_t count, int*
   return true;
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-std::int64_t DaysFromCivil(std::int64_t y, int m, int d) {
-  y -= m <= 2;
-  std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  auto yoe = static_cast<unsigned>(y - era * 400);
-  unsigned doy = (153 * static_cast<unsigned>(m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+// Days since 1970-01-01 of a proleptic Gregorian date.
+std::int64_t DaysSinceEpoch(int y, int m, int d) {
+  using namespace std::chrono;
+  return sys_days{year{y} / month{static_cast<unsigned>(m)} / day{static_cast<unsigned>(d)}}
+      .time_since_epoch()
+      .count();
 }
 
 std::string Base64FromPgBytea(std::string_view text) {
@@ -125,8 +124,8 @@ std::optional<std::int64_t> ParsePgTimestamptz(std::string_view text) {
     if (pos + 6 < text.size() && text[pos + 6] == ':') ParseDigits(text, pos + 7, 2, &os);
     offset_seconds = sign * (oh * 3600 + om * 60 + os);
   }
-  std::int64_t seconds =
-      DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset_seconds;
+  std::int64_t seconds = DaysSinceEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 +
+                         second - offset_seconds;
   return seconds * 1000000 + micros;
 }
 
