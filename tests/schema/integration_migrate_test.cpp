@@ -132,6 +132,7 @@ TEST(MigrateIntegrationTest, GatewayRoleReadsButCannotWrite) {
     pqxx::work tx(gateway);
     EXPECT_EQ(tx.exec1("SELECT event_message FROM logs.edge")[0].as<std::string>(), "hello");
     EXPECT_GT(tx.exec1("SELECT count(*) FROM logs.field_catalogue")[0].as<int>(), 0);
+    EXPECT_EQ(tx.exec1("SHOW default_transaction_read_only")[0].as<std::string>(), "on");
   }
   const std::vector<std::string> forbidden = {
       "INSERT INTO logs.edge VALUES ('r2', now(), 'x', 'p', '{}')",
@@ -139,10 +140,14 @@ TEST(MigrateIntegrationTest, GatewayRoleReadsButCannotWrite) {
       "DELETE FROM logs.edge",
       "CREATE TABLE logs.mine (x int)",
       "CREATE TABLE public.mine (x int)",
+      "CREATE TEMP TABLE mine (x int)",
       "SELECT logs.ensure_partition('edge', current_date + 30)",
       "SELECT * FROM logs.schema_migrations"};
+  // Sessions default to read-only (checked above); privileges alone must refuse these too, so
+  // each runs in an explicitly read-write transaction.
   for (const auto& sql : forbidden) {
     pqxx::work tx(gateway);
+    tx.exec("SET TRANSACTION READ WRITE");
     try {
       tx.exec(sql);
       ADD_FAILURE() << "allowed: " << sql;
