@@ -6,28 +6,12 @@
 #include <cstdio>
 
 #include "lqe/gateway/params.h"
+#include "time/civil_time.h"
 
 namespace lqe::gateway {
 namespace {
 
-bool Digits(std::string_view s, std::size_t pos, std::size_t n, int* out) {
-  if (pos + n > s.size()) return false;
-  int v = 0;
-  for (std::size_t i = pos; i < pos + n; ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    v = v * 10 + (s[i] - '0');
-  }
-  *out = v;
-  return true;
-}
-
-// Calendar arithmetic comes from C++20 <chrono>; only the parsing above is hand-written.
-std::int64_t DaysSinceEpoch(int y, int m, int d) {
-  using namespace std::chrono;
-  return sys_days{year{y} / month{static_cast<unsigned>(m)} / day{static_cast<unsigned>(d)}}
-      .time_since_epoch()
-      .count();
-}
+using civil::DaysSinceEpoch;
 
 void CivilFromDays(std::int64_t days_since_epoch, int* y, int* m, int* d) {
   using namespace std::chrono;
@@ -47,8 +31,8 @@ bool IsValidDate(int y, int m, int d) {
 
 std::optional<std::string> NormaliseTimestamp(std::string_view s) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (!Digits(s, 0, 4, &year) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2, &month) ||
-      s[7] != '-' || !Digits(s, 8, 2, &day)) {
+  if (!civil::ReadDigits(s, 0, 4, &year) || s.size() < 10 || s[4] != '-' ||
+      !civil::ReadDigits(s, 5, 2, &month) || s[7] != '-' || !civil::ReadDigits(s, 8, 2, &day)) {
     return std::nullopt;
   }
   if (!IsValidDate(year, month, day)) return std::nullopt;
@@ -56,13 +40,13 @@ std::optional<std::string> NormaliseTimestamp(std::string_view s) {
   std::int64_t micros = 0;
   int offset = 0;
   if (pos < s.size() && (s[pos] == 'T' || s[pos] == 't' || s[pos] == ' ')) {
-    if (!Digits(s, pos + 1, 2, &hour) || pos + 3 >= s.size() || s[pos + 3] != ':' ||
-        !Digits(s, pos + 4, 2, &minute)) {
+    if (!civil::ReadDigits(s, pos + 1, 2, &hour) || pos + 3 >= s.size() || s[pos + 3] != ':' ||
+        !civil::ReadDigits(s, pos + 4, 2, &minute)) {
       return std::nullopt;
     }
     pos += 6;
     if (pos < s.size() && s[pos] == ':') {
-      if (!Digits(s, pos + 1, 2, &second)) return std::nullopt;
+      if (!civil::ReadDigits(s, pos + 1, 2, &second)) return std::nullopt;
       pos += 3;
       if (pos < s.size() && s[pos] == '.') {
         int digits = 0;
@@ -82,11 +66,11 @@ std::optional<std::string> NormaliseTimestamp(std::string_view s) {
     } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
       int sign = s[pos] == '-' ? -1 : 1;
       int oh = 0, om = 0;
-      if (!Digits(s, pos + 1, 2, &oh)) return std::nullopt;
+      if (!civil::ReadDigits(s, pos + 1, 2, &oh)) return std::nullopt;
       pos += 3;
       if (pos < s.size() && s[pos] == ':') ++pos;
       if (pos < s.size()) {
-        if (!Digits(s, pos, 2, &om)) return std::nullopt;
+        if (!civil::ReadDigits(s, pos, 2, &om)) return std::nullopt;
         pos += 2;
       }
       if (oh > 23 || om > 59) return std::nullopt;

@@ -9,30 +9,14 @@
 #include <string>
 
 #include "lqe/gateway/redact.h"
+#include "time/civil_time.h"
 
 namespace lqe::gateway {
 namespace {
 
 namespace json = boost::json;
 
-bool ParseDigits(std::string_view text, std::size_t pos, std::size_t count, int* out) {
-  if (pos + count > text.size()) return false;
-  int value = 0;
-  for (std::size_t i = pos; i < pos + count; ++i) {
-    if (text[i] < '0' || text[i] > '9') return false;
-    value = value * 10 + (text[i] - '0');
-  }
-  *out = value;
-  return true;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date.
-std::int64_t DaysSinceEpoch(int y, int m, int d) {
-  using namespace std::chrono;
-  return sys_days{year{y} / month{static_cast<unsigned>(m)} / day{static_cast<unsigned>(d)}}
-      .time_since_epoch()
-      .count();
-}
+using civil::DaysSinceEpoch;
 
 std::string Base64FromPgBytea(std::string_view text) {
   // Postgres renders bytea as \x followed by hex digits (bytea_output = hex).
@@ -98,9 +82,10 @@ std::optional<std::int64_t> ParsePgTimestamptz(std::string_view text) {
   if (ec != std::errc() || p != text.data() + dash) return std::nullopt;
   int month = 0, day = 0, hour = 0, minute = 0, second = 0;
   std::size_t pos = dash + 1;
-  if (!ParseDigits(text, pos, 2, &month) || !ParseDigits(text, pos + 3, 2, &day) ||
-      !ParseDigits(text, pos + 6, 2, &hour) || !ParseDigits(text, pos + 9, 2, &minute) ||
-      !ParseDigits(text, pos + 12, 2, &second)) {
+  if (!civil::ReadDigits(text, pos, 2, &month) || !civil::ReadDigits(text, pos + 3, 2, &day) ||
+      !civil::ReadDigits(text, pos + 6, 2, &hour) ||
+      !civil::ReadDigits(text, pos + 9, 2, &minute) ||
+      !civil::ReadDigits(text, pos + 12, 2, &second)) {
     return std::nullopt;
   }
   pos += 14;
@@ -119,9 +104,9 @@ std::optional<std::int64_t> ParsePgTimestamptz(std::string_view text) {
   if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
     int sign = text[pos] == '-' ? -1 : 1;
     int oh = 0, om = 0, os = 0;
-    if (!ParseDigits(text, pos + 1, 2, &oh)) return std::nullopt;
-    if (pos + 3 < text.size() && text[pos + 3] == ':') ParseDigits(text, pos + 4, 2, &om);
-    if (pos + 6 < text.size() && text[pos + 6] == ':') ParseDigits(text, pos + 7, 2, &os);
+    if (!civil::ReadDigits(text, pos + 1, 2, &oh)) return std::nullopt;
+    if (pos + 3 < text.size() && text[pos + 3] == ':') civil::ReadDigits(text, pos + 4, 2, &om);
+    if (pos + 6 < text.size() && text[pos + 6] == ':') civil::ReadDigits(text, pos + 7, 2, &os);
     offset_seconds = sign * (oh * 3600 + om * 60 + os);
   }
   std::int64_t seconds = DaysSinceEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 +
