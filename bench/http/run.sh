@@ -4,7 +4,8 @@
 # p99 at 64 connections, the time a miss adds over the bare query, and idle RSS.
 #
 # usage: bench/http/run.sh [path/to/lqe]     (default: build/lqe; build it Release first)
-# env:   DURATION (default 10s), CONNECTIONS (64), THREADS (2), EVENTS (edge events, 50000)
+# env:   DURATION (default 10s), CONNECTIONS (64), THREADS (2), EVENTS (edge events, 50000),
+#        IO_THREADS (lqe's io_threads; default 0 = one per core)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LQE=${1:-$ROOT/build/lqe}
@@ -12,6 +13,7 @@ DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 EVENTS=${EVENTS:-50000}
+IO_THREADS=${IO_THREADS:-0}
 source "$ROOT/deploy/lib/pg-cluster.sh"
 
 work=$(mktemp -d)
@@ -37,6 +39,7 @@ key=$("$LQE" keygen --sha256-file "$work/key.sha256" | awk '/^api_key:/ {print $
 gw_port=$(pg_free_port)
 cat >"$work/gw.yaml" <<YAML
 listen: 127.0.0.1:$gw_port
+io_threads: $IO_THREADS
 database:
   dsn: postgresql://lqe_gateway@127.0.0.1:$pg_port/lqe
   pool_size: 4
@@ -87,8 +90,12 @@ sleep 0.3
 run_wrk() {
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@"
 }
+# CPU seconds (user + system) lqe has used so far, from /proc: less noisy than req/s on a shared VM.
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f", ($14 + $15) / hz}' "/proc/$lqe_pid/stat"; }
 echo "== lqe serve, cache hit: GET $path"
+cpu0=$(cpu_seconds)
 lqe_out=$(run_wrk -H "X-API-KEY: $key" "$url")
+cpu1=$(cpu_seconds)
 echo "$lqe_out"
 echo "== nginx-light, same $(stat -c %s "$work/www/counts.json") bytes as a static file"
 ng_out=$(run_wrk "http://127.0.0.1:$ng_port/counts.json")
@@ -120,6 +127,7 @@ wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency
 lqe cache hit:     $lqe_rps req/s, p99 $(p99 "$lqe_out")   (X-Cache: $cache_state)
 nginx static file: $ng_rps req/s, p99 $(p99 "$ng_out")
 ratio lqe/nginx:   $(awk -v a="$lqe_rps" -v b="$ng_rps" 'BEGIN {printf "%.2f", a / b}')
+lqe CPU per hit:   $(awk -v c0="$cpu0" -v c1="$cpu1" -v n="$(awk '/requests in/ {print $1}' <<<"$lqe_out")" 'BEGIN {printf "%.1f us (user + system)", (c1 - c0) * 1e6 / n}')
 first request (miss) ${miss_time}s, second (hit) ${hit_time}s (curl time_total, one new connection each)
 miss overhead over the query (logs.all, 50 uncached requests): $miss_overhead_ms
 lqe RSS: idle ${idle_rss_kb} KiB, after the load ${busy_rss_kb} KiB

@@ -76,9 +76,15 @@ int Server::Run(bool handle_signals) {
   asio::co_spawn(s.ioc, s.Accept(), asio::detached);
   spdlog::info("lqe serving {} endpoints on {}:{} with {} I/O threads",
                s.state->config.endpoints.size(), s.state->config.listen_host, port(), s.io_threads);
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_alive;
+  for (int i = 1; i < s.io_threads; ++i) {
+    s.extra_loops.push_back(std::make_unique<asio::io_context>(1));
+    keep_alive.push_back(asio::make_work_guard(*s.extra_loops.back()));
+  }
   std::vector<std::thread> threads;
-  for (int i = 1; i < s.io_threads; ++i) threads.emplace_back([&s] { s.ioc.run(); });
+  for (auto& loop : s.extra_loops) threads.emplace_back([&loop] { loop->run(); });
   s.ioc.run();
+  keep_alive.clear();
   for (auto& t : threads) t.join();
   s.workers->join();
   spdlog::info("lqe stopped");
@@ -190,18 +196,29 @@ void Server::Impl::WaitForInFlight() {
   if (in_flight.load() == 0 || std::chrono::steady_clock::now() >= shutdown_deadline) {
     if (in_flight.load() != 0)
       spdlog::warn("shutdown: {} requests still running at the deadline", in_flight.load());
-    ioc.stop();
+    StopLoops();
     return;
   }
   shutdown_timer.expires_after(std::chrono::milliseconds(20));
   shutdown_timer.async_wait([this](const boost::system::error_code&) { WaitForInFlight(); });
 }
 
+void Server::Impl::StopLoops() {
+  for (auto& loop : extra_loops) loop->stop();
+  ioc.stop();
+}
+
+asio::io_context& Server::Impl::NextLoop() {
+  // Round robin over the loops; only the accept coroutine (on loop 0) calls this.
+  std::size_t index = next_loop++ % (extra_loops.size() + 1);
+  return index == 0 ? ioc : *extra_loops[index - 1];
+}
+
 asio::awaitable<void> Server::Impl::Accept() {
   for (;;) {
     boost::system::error_code ec;
-    tcp::socket socket = co_await acceptor.async_accept(
-        asio::make_strand(ioc), asio::redirect_error(asio::use_awaitable, ec));
+    tcp::socket socket =
+        co_await acceptor.async_accept(NextLoop(), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       if (stopping.load() || ec == asio::error::operation_aborted) co_return;
       spdlog::warn("accept failed: {}", ec.message());

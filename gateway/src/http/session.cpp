@@ -4,9 +4,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "http/wire.h"
 #include "lqe/gateway/errors.h"
 
 namespace lqe::gateway {
@@ -31,16 +33,15 @@ Request ToRequest(const http::request<http::string_body>& message, std::size_t* 
   return request;
 }
 
-http::response<http::string_body> ToMessage(Response& response, unsigned version, bool keep_alive) {
-  http::response<http::string_body> message{static_cast<http::status>(response.status), version};
-  message.set(http::field::server, "lqe");
-  if (!response.content_type.empty()) message.set(http::field::content_type, response.content_type);
-  if (response.body_is_gzip) message.set(http::field::content_encoding, "gzip");
-  for (auto& [name, value] : response.headers) message.insert(name, value);
-  message.body() = std::move(response.body);
-  message.keep_alive(keep_alive);
-  message.prepare_payload();
-  return message;
+// Writes the head and the body in one gather write.
+asio::awaitable<boost::system::error_code> WriteResponse(beast::tcp_stream& stream,
+                                                         const Response& response, unsigned version,
+                                                         bool keep_alive) {
+  std::string head = SerializeHead(response, version, keep_alive);
+  std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(response.body)};
+  boost::system::error_code ec;
+  co_await asio::async_write(stream, buffers, asio::redirect_error(asio::use_awaitable, ec));
+  co_return ec;
 }
 
 // A bare error for requests that never reached a handler (limits, parse errors).
@@ -48,9 +49,7 @@ asio::awaitable<void> WriteEarlyError(beast::tcp_stream& stream, int status, std
   Response response = ErrorResponse(status, message);
   Request none;
   FinishResponse(none, response);
-  auto out = ToMessage(response, 11, false);
-  boost::system::error_code ec;
-  co_await http::async_write(stream, out, asio::redirect_error(asio::use_awaitable, ec));
+  co_await WriteResponse(stream, response, 11, false);
 }
 
 // After a header_limit error the parser has consumed the start line if it was complete, so
@@ -153,10 +152,8 @@ asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket soc
     Record(server, *state, request, response,
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     bool keep_alive = message.keep_alive() && !server.stopping.load();
-    auto out = ToMessage(response, message.version(), keep_alive);
     stream.expires_after(std::chrono::milliseconds(state->config.write_timeout_ms));
-    boost::system::error_code ec;
-    co_await http::async_write(stream, out, asio::redirect_error(asio::use_awaitable, ec));
+    auto ec = co_await WriteResponse(stream, response, message.version(), keep_alive);
     server.in_flight.fetch_sub(1);  // after the write, so shutdown waits for the bytes too
     if (ec || !keep_alive) break;
   }

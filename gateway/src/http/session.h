@@ -5,6 +5,7 @@
 #include <boost/asio.hpp>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "lqe/gateway/clock.h"
 #include "lqe/gateway/server.h"
@@ -25,7 +26,13 @@ struct Server::Impl {
   std::shared_ptr<const GatewayState> state;
   std::atomic<std::uint64_t> generation{1};
 
-  boost::asio::io_context ioc;
+  // One event loop per I/O thread: a connection lives on one loop for its whole life, so its
+  // reads, writes and timers never wake another thread (the shared-loop design spent most of
+  // its time in cross-thread wake-ups). `ioc` is loop 0; it also owns the acceptor, signals and
+  // timers.
+  boost::asio::io_context ioc{1};
+  std::vector<std::unique_ptr<boost::asio::io_context>> extra_loops;
+  std::size_t next_loop = 0;
   boost::asio::ip::tcp::acceptor acceptor{ioc};
   boost::asio::signal_set signals{ioc};
   boost::asio::steady_timer warm_timer{ioc};
@@ -41,6 +48,8 @@ struct Server::Impl {
   void ScheduleWarming();
   void BeginShutdown();
   void WaitForInFlight();
+  void StopLoops();
+  boost::asio::io_context& NextLoop();
   boost::asio::awaitable<void> Accept();
 };
 

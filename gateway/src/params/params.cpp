@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "lqe/gateway/errors.h"
+#include "lqe/gateway/render.h"
 
 namespace lqe::gateway {
 namespace {
@@ -163,11 +164,19 @@ std::variant<ValidatedParams, Response> ValidateParams(const EndpointDef& endpoi
   if (auto it = raw.find("lql"); it != raw.end() && !it->second.empty() && !raw.contains("sql")) {
     out.lql = it->second;
   }
-  boost::json::object canonical;
+  // A JSON object in name order, written directly: this runs on every cache hit.
+  out.canonical.push_back('{');
   for (const auto& [name, value] : out.values) {
-    canonical[name] = value ? boost::json::value(*value) : boost::json::value(nullptr);
+    if (out.canonical.size() > 1) out.canonical.push_back(',');
+    AppendJsonString(out.canonical, name);
+    out.canonical.push_back(':');
+    if (value) {
+      AppendJsonString(out.canonical, *value);
+    } else {
+      out.canonical.append("null");
+    }
   }
-  out.canonical = boost::json::serialize(canonical);
+  out.canonical.push_back('}');
   return out;
 }
 
