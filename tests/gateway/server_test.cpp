@@ -243,6 +243,36 @@ TEST_F(ServerTest, ReloadDropsChangedEndpointsAndKeepsOldConfigOnError) {
   EXPECT_EQ(changed.body, R"({"result":[{"n":1}]})");
 }
 
+TEST_F(ServerTest, ReloadOntoAnotherDatabaseUsesANewPoolAndDropsCachedResults) {
+  lqe::testing::TestDatabase other("gateway_other");
+  CreateLogs(other.dsn());
+  {
+    pqxx::connection c(other.dsn());
+    pqxx::work tx(c);
+    tx.exec("DELETE FROM logs.edge WHERE project = 'p1'");
+    tx.commit();
+  }
+  std::string dsn = db_.dsn();
+  StateBuilder builder = [&](std::string* /*error*/) {
+    auto next = TestState(dsn, metrics_.get());
+    next->config.pool_size = 2;
+    return next;
+  };
+  RunningServer s(TestState(db_.dsn(), metrics_.get()), metrics_, builder);
+  EXPECT_EQ(Fetch(s.port(), "/api/endpoints/query/edge.count", kAuth).body,
+            R"({"result":[{"n":6}]})");
+  EXPECT_NE(Fetch(s.port(), "/metrics").body.find("lqe_pool_size 4"), std::string::npos);
+  dsn = other.dsn();
+  EXPECT_EQ(s.server().Reload(), "");
+  HttpResult moved = Fetch(s.port(), "/api/endpoints/query/edge.count", kAuth);
+  EXPECT_EQ(moved.Header("x-cache"), "MISS");
+  EXPECT_EQ(moved.body, R"({"result":[{"n":1}]})");
+  HttpResult list = Fetch(s.port(), "/api/endpoints/query/edge.list?project=p1", kAuth);
+  EXPECT_EQ(list.status, 200);
+  EXPECT_EQ(list.body, R"({"result":[]})");
+  EXPECT_NE(Fetch(s.port(), "/metrics").body.find("lqe_pool_size 2"), std::string::npos);
+}
+
 TEST_F(ServerTest, OversizedUrlAndHeadersGetStatusesNotResets) {
   RunningServer s(TestState(db_.dsn(), metrics_.get()), metrics_);
   HttpResult url =

@@ -26,7 +26,7 @@ Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
   s.config_path = std::move(config_path);
   s.metrics = std::move(metrics);
   s.cache = MakeInProcessCache(s.clock, c.cache_max_bytes);
-  s.pool = std::make_unique<PgPool>(c.dsn, c.pool_size, c.connect_timeout_ms);
+  state->pool = std::make_shared<PgPool>(c.dsn, c.pool_size, c.connect_timeout_ms);
   int workers = c.worker_threads > 0 ? c.worker_threads : 2 * c.pool_size;
   s.workers = std::make_unique<asio::thread_pool>(static_cast<std::size_t>(workers));
   s.io_threads = c.io_threads > 0
@@ -99,17 +99,33 @@ std::string Server::Impl::Reload() {
     return error;
   }
   std::shared_ptr<const GatewayState> previous = CurrentState();
+  const Config& was = previous->config;
+  const Config& now = next->config;
+  if (now.dsn != was.dsn || now.pool_size != was.pool_size ||
+      now.connect_timeout_ms != was.connect_timeout_ms) {
+    next->pool = std::make_shared<PgPool>(now.dsn, now.pool_size, now.connect_timeout_ms);
+    spdlog::info("reload: database settings changed; new queries use a new connection pool");
+  } else {
+    next->pool = previous->pool;
+  }
+  // Results read from another database are not this database's results.
+  bool other_database = now.dsn != was.dsn;
   for (const auto& [id, old] : previous->by_id) {
     auto it = next->by_id.find(id);
-    if (it == next->by_id.end() || it->second->version != old->version) {
+    if (other_database || it == next->by_id.end() || it->second->version != old->version) {
       cache->InvalidateEndpoint(id);
-      spdlog::info("reload: endpoint {} changed or removed; its cache entries were dropped",
-                   old->name);
+      spdlog::info(
+          "reload: endpoint {} changed, removed or moved to another database; its "
+          "cache entries were dropped",
+          old->name);
     }
   }
-  if (next->config.dsn != previous->config.dsn ||
-      next->config.pool_size != previous->config.pool_size) {
-    spdlog::warn("reload: database settings changed; they take effect after a restart");
+  if (now.listen_host != was.listen_host || now.listen_port != was.listen_port ||
+      now.io_threads != was.io_threads || now.worker_threads != was.worker_threads ||
+      now.cache_max_bytes != was.cache_max_bytes) {
+    spdlog::warn(
+        "reload: listen, io_threads, worker_threads and cache_max_bytes take effect after a "
+        "restart; the running values are kept");
   }
   {
     std::lock_guard lock(state_mutex);
@@ -142,7 +158,9 @@ Context Server::Impl::MakeContext() {
   context.cache = cache.get();
   context.metrics = metrics.get();
   int timeout = context.state->config.statement_timeout_ms;
-  PgPool* p = pool.get();
+  // Raw pointers are enough: the context and any loader built from it hold the snapshot that
+  // owns the pool.
+  PgPool* p = context.state->pool.get();
   context.run_query =
       [p, timeout](const std::string& sql, const std::vector<std::optional<std::string>>& params,
                    int max_rows) { return RunQuery(*p, sql, params, max_rows, timeout); };
@@ -150,8 +168,8 @@ Context Server::Impl::MakeContext() {
     QueryResult r = RunQuery(*p, "SELECT 1", {}, -1, 2000);
     return r.status == QueryStatus::kOk;
   };
-  context.metrics_text = [this] {
-    return metrics->Render(cache->Stats(), pool->InUse(), pool->Size());
+  context.metrics_text = [this, p] {
+    return metrics->Render(cache->Stats(), p->InUse(), p->Size());
   };
   return context;
 }

@@ -18,7 +18,6 @@ struct Server::Impl {
   StateBuilder builder;
   SystemClock clock;
   std::unique_ptr<ResultCache> cache;
-  std::unique_ptr<PgPool> pool;
   std::unique_ptr<boost::asio::thread_pool> workers;
   int io_threads = 1;
 

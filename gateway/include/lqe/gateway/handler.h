@@ -26,6 +26,10 @@ struct GatewayState {
   std::map<std::string, std::shared_ptr<const EndpointDef>, std::less<>> by_name;
   std::map<std::string, std::shared_ptr<const EndpointDef>, std::less<>> by_id;
   std::map<std::string, std::shared_ptr<EndpointMetrics>, std::less<>> endpoint_metrics;
+  // The connection pool for config.dsn, set by the server. A reload that keeps the database
+  // settings shares the previous snapshot's pool; one that changes them gets a new pool, and
+  // queries already running finish on the old one.
+  std::shared_ptr<PgPool> pool;
 };
 
 // Runs SQL with text params, at most max_rows rows (see RunQuery).
