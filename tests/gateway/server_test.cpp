@@ -70,7 +70,10 @@ std::shared_ptr<GatewayState> TestState(
                            {Col("n", TypeKind::kInt64)});
   auto sleepy = MakeEndpoint("sleepy", "SELECT 1 FROM pg_sleep(0.4)", {Col("n", TypeKind::kInt64)});
   auto limited = MakeEndpoint("limited.ep", "SELECT 1", {Col("n", TypeKind::kInt64)});
-  auto state = MakeState({list, cached, slow, sleepy, limited}, metrics);
+  auto wide = MakeEndpoint(
+      "wide", "SELECT g AS n, repeat('log line ' || g, 40) AS s FROM generate_series(1, 50) AS g",
+      {Col("n", TypeKind::kInt64), Col("s", TypeKind::kString)});
+  auto state = MakeState({list, cached, slow, sleepy, limited, wide}, metrics);
   state->config.dsn = dsn;
   state->config.listen_port = 0;
   state->config.io_threads = 2;
@@ -271,6 +274,23 @@ TEST_F(ServerTest, ReloadOntoAnotherDatabaseUsesANewPoolAndDropsCachedResults) {
   EXPECT_EQ(list.status, 200);
   EXPECT_EQ(list.body, R"({"result":[]})");
   EXPECT_NE(Fetch(s.port(), "/metrics").body.find("lqe_pool_size 2"), std::string::npos);
+}
+
+TEST_F(ServerTest, GzipBodiesDecodeToThePlainBodyWithCurl) {
+  RunningServer s(TestState(db_.dsn(), metrics_.get()), metrics_);
+  HttpResult plain = Fetch(s.port(), "/api/endpoints/query/wide", kAuth);
+  ASSERT_EQ(plain.status, 200);
+  ASSERT_GT(plain.body.size(), 10000u);
+  EXPECT_EQ(plain.Header("content-encoding"), "<absent>");
+  // curl decodes with zlib, independently of the compressor the gateway uses.
+  std::string url = "http://127.0.0.1:" + std::to_string(s.port()) + "/api/endpoints/query/wide";
+  std::string curl = "curl -s -H \"X-API-KEY: " + std::string(kTestKey) + "\" ";
+  EXPECT_EQ(Sh(curl + "--compressed " + url), plain.body);
+  std::string headers = Sh(curl + "-H \"Accept-Encoding: gzip\" -o /dev/null -D - " + url);
+  EXPECT_NE(headers.find("Content-Encoding: gzip"), std::string::npos) << headers;
+  std::string size =
+      Sh(curl + "-H \"Accept-Encoding: gzip\" -o /dev/null -w %{size_download} " + url);
+  EXPECT_LT(std::stoul(size), plain.body.size() / 4) << size;
 }
 
 TEST_F(ServerTest, OversizedUrlAndHeadersGetStatusesNotResets) {

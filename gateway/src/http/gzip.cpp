@@ -1,25 +1,38 @@
 #include "http/gzip.h"
 
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
+#include <memory>
 
 namespace lqe::gateway {
+namespace {
+
+struct FreeCompressor {
+  void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+};
+
+// A compressor holds a few hundred KiB of tables; each thread keeps one per level instead of
+// allocating them for every response.
+libdeflate_compressor* CompressorFor(int level) {
+  thread_local std::array<std::unique_ptr<libdeflate_compressor, FreeCompressor>, 13> compressors;
+  auto& slot = compressors[static_cast<std::size_t>(level)];
+  if (!slot) slot.reset(libdeflate_alloc_compressor(level));
+  return slot.get();
+}
+
+}  // namespace
 
 std::string Gzip(std::string_view data, int level) {
-  z_stream stream{};
-  // windowBits 15 + 16 selects the gzip wrapper.
-  if (deflateInit2(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
-  std::string out(deflateBound(&stream, data.size()), '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  stream.avail_in = static_cast<uInt>(data.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  int rc = deflate(&stream, Z_FINISH);
-  out.resize(stream.total_out);
-  deflateEnd(&stream);
-  return rc == Z_STREAM_END ? out : std::string();
+  libdeflate_compressor* compressor = CompressorFor(std::clamp(level, 1, 12));
+  if (compressor == nullptr) return {};
+  std::string out(libdeflate_gzip_compress_bound(compressor, data.size()), '\0');
+  std::size_t size =
+      libdeflate_gzip_compress(compressor, data.data(), data.size(), out.data(), out.size());
+  out.resize(size);  // 0: did not fit, which the bound rules out; callers treat empty as failure
+  return out;
 }
 
 bool AcceptsGzip(const Request& request) {

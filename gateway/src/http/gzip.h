@@ -1,4 +1,4 @@
-// gzip compression of response bodies (zlib).
+// gzip compression of response bodies (libdeflate).
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 
 namespace lqe::gateway {
 
-// level: 1 (fastest) .. 9 (smallest); 6 is zlib's default balance.
+// level: 1 (fastest) .. 12 (smallest); 6 is the usual balance.
 std::string Gzip(std::string_view data, int level = 6);
 // True when the request's Accept-Encoding allows gzip.
 bool AcceptsGzip(const Request& request);
