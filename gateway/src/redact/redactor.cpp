@@ -12,26 +12,30 @@ bool IsPcreSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-std::string ReplaceWholeTokens(const std::string& text, const std::regex& pattern) {
+// Replaces the whitespace-delimited tokens the rule matches entirely; leaves `text` alone when
+// none does.
+void ReplaceWholeTokens(std::string& text, const redact::Rule& rule) {
   std::string out;
-  out.reserve(text.size());
+  std::size_t copied = 0;  // text[0, copied) is already in out
   std::size_t i = 0;
   while (i < text.size()) {
     if (IsPcreSpace(text[i])) {
-      out.push_back(text[i++]);
+      ++i;
       continue;
     }
     std::size_t end = i;
     while (end < text.size() && !IsPcreSpace(text[end])) ++end;
     std::string_view token(text.data() + i, end - i);
-    if (std::regex_match(token.begin(), token.end(), pattern)) {
+    if (rule.may_match(token) && std::regex_match(token.begin(), token.end(), rule.pattern)) {
+      out.append(text, copied, i - copied);
       out.append(redact::kReplacement);
-    } else {
-      out.append(token);
+      copied = end;
     }
     i = end;
   }
-  return out;
+  if (copied == 0) return;
+  out.append(text, copied);
+  text = std::move(out);
 }
 
 }  // namespace
@@ -39,10 +43,9 @@ std::string ReplaceWholeTokens(const std::string& text, const std::regex& patter
 std::string RedactString(std::string_view text) {
   std::string current(text);
   for (const redact::Rule& rule : redact::Rules()) {
-    if (current.find(rule.required_char) == std::string::npos) continue;
     if (rule.scope == redact::MatchScope::kWholeToken) {
-      current = ReplaceWholeTokens(current, rule.pattern);
-    } else {
+      ReplaceWholeTokens(current, rule);
+    } else if (rule.may_match(current)) {
       current = std::regex_replace(current, rule.pattern, std::string(redact::kReplacement));
     }
   }

@@ -31,13 +31,81 @@ constexpr const char* kIpv6 =
 constexpr const char* kEmail =
     R"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})";
 
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+bool IsHexDigit(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+bool IsAlnum(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool IsWordChar(char c) {
+  return IsAlnum(c) || c == '_';
+}
+
+// With \b on both sides, an IPv4 match is four whole runs of 1-3 digits joined by single dots,
+// not preceded or followed by a word character. Versions like 120.0.6099.109 fail here.
+bool MayHoldIpv4(std::string_view text) {
+  for (std::size_t start = 0; start < text.size(); ++start) {
+    if (!IsDigit(text[start]) || (start > 0 && IsWordChar(text[start - 1]))) continue;
+    std::size_t i = start;
+    for (int groups = 1;; ++groups) {
+      std::size_t run = i;
+      while (run < text.size() && IsDigit(text[run])) ++run;
+      if (run == i || run - i > 3) break;
+      i = run;
+      if (groups == 4) {
+        if (i == text.size() || !IsWordChar(text[i])) return true;
+        break;
+      }
+      if (i >= text.size() || text[i] != '.') break;
+      ++i;
+    }
+  }
+  return false;
+}
+
+// Every IPv6 form above is hex digits, colons and dots, with at least one colon; only the
+// fe80 form has a '%' and a zone after it.
+bool MayBeIpv6Token(std::string_view token) {
+  bool colon = false;
+  for (char c : token) {
+    if (c == '%') break;
+    if (c == ':') {
+      colon = true;
+    } else if (!IsHexDigit(c) && c != '.') {
+      return false;
+    }
+  }
+  return colon;
+}
+
+// An e-mail address has an '@' between a local-part character and a domain character, and a
+// dot somewhere after it.
+bool MayHoldEmail(std::string_view text) {
+  auto local = [](char c) {
+    return IsAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-';
+  };
+  for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+    if (at == 0 || at + 2 >= text.size()) continue;
+    bool domain = IsAlnum(text[at + 1]) || text[at + 1] == '-';
+    if (local(text[at - 1]) && domain && text.find('.', at + 2) != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<Rule>& Rules() {
   static const std::vector<Rule> kRules = {
-      {"ipv4", '.', MatchScope::kAnywhere, std::regex(kIpv4)},
-      {"ipv6", ':', MatchScope::kWholeToken, std::regex(kIpv6)},
-      {"email", '@', MatchScope::kAnywhere, std::regex(kEmail)},
+      {"ipv4", MayHoldIpv4, MatchScope::kAnywhere, std::regex(kIpv4)},
+      {"ipv6", MayBeIpv6Token, MatchScope::kWholeToken, std::regex(kIpv6)},
+      {"email", MayHoldEmail, MatchScope::kAnywhere, std::regex(kEmail)},
   };
   return kRules;
 }

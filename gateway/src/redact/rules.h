@@ -14,7 +14,9 @@ enum class MatchScope : std::uint8_t {
 
 struct Rule {
   std::string_view name;
-  char required_char;  // cheap pre-filter: the rule cannot match a string without it
+  // A cheap exact pre-check (std::regex is slow): false means the pattern cannot match the text
+  // (kAnywhere) or the token (kWholeToken), so the regex is not run.
+  bool (*may_match)(std::string_view text);
   MatchScope scope;
   std::regex pattern;
 };
