@@ -110,16 +110,25 @@ ng_rps=$(rps "$ng_out")
 # Miss overhead: server-side request time minus time spent in Postgres, over uncached requests
 # (logs.all has cache_seconds 0), from the /metrics histograms' sums.
 metric() { curl -s "http://127.0.0.1:$gw_port/metrics" | awk -v m="$1" '$1==m {print $2}'; }
-req0=$(metric lqe_request_duration_seconds_sum); q0=$(metric lqe_query_duration_seconds_sum)
-n0=$(metric lqe_query_duration_seconds_count)
-for i in $(seq 1 50); do
-  curl -s -o /dev/null -H "X-API-KEY: $key" \
-    "http://127.0.0.1:$gw_port/api/endpoints/query/logs.all?project=default&iso_timestamp_end=2030-01-0$(( i % 9 + 1 ))T00:00:0$(( i % 10 ))Z"
-done
-req1=$(metric lqe_request_duration_seconds_sum); q1=$(metric lqe_query_duration_seconds_sum)
-n1=$(metric lqe_query_duration_seconds_count)
-miss_overhead_ms=$(awk -v r0="$req0" -v r1="$req1" -v q0="$q0" -v q1="$q1" -v n0="$n0" -v n1="$n1" \
-  'BEGIN {n = n1 - n0; if (n <= 0) {print "n/a"; exit} printf "%.3f ms (query alone %.3f ms)", ((r1 - r0) - (q1 - q0)) * 1000 / n, (q1 - q0) * 1000 / n}')
+# usage: miss_overhead [curl args]: 50 uncached logs.all requests; prints the mean time the
+# gateway added over the query, and the query's own mean time.
+miss_overhead() {
+  local req0 q0 n0 req1 q1 n1 i
+  req0=$(metric lqe_request_duration_seconds_sum); q0=$(metric lqe_query_duration_seconds_sum)
+  n0=$(metric lqe_query_duration_seconds_count)
+  for i in $(seq 1 50); do
+    curl -s -o /dev/null "$@" -H "X-API-KEY: $key" \
+      "http://127.0.0.1:$gw_port/api/endpoints/query/logs.all?project=default&iso_timestamp_end=2030-01-0$(( i % 9 + 1 ))T00:00:0$(( i % 10 ))Z"
+  done
+  req1=$(metric lqe_request_duration_seconds_sum); q1=$(metric lqe_query_duration_seconds_sum)
+  n1=$(metric lqe_query_duration_seconds_count)
+  awk -v r0="$req0" -v r1="$req1" -v q0="$q0" -v q1="$q1" -v n0="$n0" -v n1="$n1" \
+    'BEGIN {n = n1 - n0; if (n <= 0) {print "n/a"; exit} printf "%.3f ms (query alone %.3f ms)", ((r1 - r0) - (q1 - q0)) * 1000 / n, (q1 - q0) * 1000 / n}'
+}
+miss_overhead_ms=$(miss_overhead)
+miss_overhead_gzip_ms=$(miss_overhead -H "Accept-Encoding: gzip")
+listing_bytes=$(curl -s -o /dev/null -w '%{size_download}' -H "X-API-KEY: $key" \
+  "http://127.0.0.1:$gw_port/api/endpoints/query/logs.all?project=default")
 cat <<REPORT
 
 == summary ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))
@@ -129,6 +138,8 @@ nginx static file: $ng_rps req/s, p99 $(p99 "$ng_out")
 ratio lqe/nginx:   $(awk -v a="$lqe_rps" -v b="$ng_rps" 'BEGIN {printf "%.2f", a / b}')
 lqe CPU per hit:   $(awk -v c0="$cpu0" -v c1="$cpu1" -v n="$(awk '/requests in/ {print $1}' <<<"$lqe_out")" 'BEGIN {printf "%.1f us (user + system)", (c1 - c0) * 1e6 / n}')
 first request (miss) ${miss_time}s, second (hit) ${hit_time}s (curl time_total, one new connection each)
-miss overhead over the query (logs.all, 50 uncached requests): $miss_overhead_ms
+miss overhead over the query (logs.all, 50 uncached requests, $listing_bytes bytes each):
+  plain: $miss_overhead_ms
+  gzip:  $miss_overhead_gzip_ms
 lqe RSS: idle ${idle_rss_kb} KiB, after the load ${busy_rss_kb} KiB
 REPORT
