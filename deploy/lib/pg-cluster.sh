@@ -4,9 +4,11 @@
 
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 
+# Paths handed to it must be absolute: as root it runs from / so that a working directory the
+# postgres user may not enter (a mode-700 mktemp -d, say) gives no warnings.
 _pg_as_owner() {
   if [[ $(id -u) -eq 0 ]]; then
-    runuser -u postgres -- "$@"
+    (cd / && runuser -u postgres -- "$@")
   else
     "$@"
   fi
@@ -30,6 +32,7 @@ pg_free_port() {
 pg_cluster_init() {
   local dir=$1
   mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
   if [[ $(id -u) -eq 0 ]]; then chown -R postgres:postgres "$dir"; fi
   if [[ -f "$dir/data/PG_VERSION" ]]; then return 0; fi
   _pg_as_owner "$PG_BIN/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 \
@@ -38,7 +41,8 @@ pg_cluster_init() {
 
 # pg_cluster_start DIR PORT: starts the server and waits until it accepts connections.
 pg_cluster_start() {
-  local dir=$1 port=$2
+  local dir port=$2
+  dir=$(cd "$1" && pwd)
   if _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then return 0; fi
   _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
     -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir/data -c fsync=off -c max_connections=200 -c timezone=UTC" \
@@ -48,11 +52,13 @@ pg_cluster_start() {
 # pg_cluster_stop DIR: fast shutdown; quiet if it is not running.
 pg_cluster_stop() {
   local dir=$1
+  [[ -d $dir ]] || return 0
+  dir=$(cd "$dir" && pwd)
   if [[ -f "$dir/data/postmaster.pid" ]]; then
     _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
   fi
 }
 
 pg_cluster_status() {
-  _pg_as_owner "$PG_BIN/pg_ctl" -D "$1/data" status
+  _pg_as_owner "$PG_BIN/pg_ctl" -D "$(cd "$1" && pwd)/data" status
 }
