@@ -5,7 +5,9 @@
 #
 # usage: bench/http/run.sh [path/to/lqe]     (default: build/lqe; build it Release first)
 # env:   DURATION (default 10s), CONNECTIONS (64), THREADS (2), EVENTS (edge events, 50000),
-#        IO_THREADS (lqe's io_threads; default 0 = one per core)
+#        IO_THREADS (lqe's io_threads; default 0 = one per core),
+#        PIN=1: servers on CPU 0 only (lqe with 1 I/O thread, nginx with 1 worker), wrk on the
+#        other CPUs, so the load generator does not compete with the server it measures
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LQE=${1:-$ROOT/build/lqe}
@@ -14,6 +16,12 @@ CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 EVENTS=${EVENTS:-50000}
 IO_THREADS=${IO_THREADS:-0}
+PIN=${PIN:-0}
+server_cpu=() client_cpu=() nginx_workers=$(nproc)
+if [[ $PIN == 1 ]]; then
+  IO_THREADS=1 nginx_workers=1
+  server_cpu=(taskset -c 0) client_cpu=(taskset -c "1-$(($(nproc) - 1))")
+fi
 source "$ROOT/deploy/lib/pg-cluster.sh"
 
 work=$(mktemp -d)
@@ -52,7 +60,7 @@ api_keys:
     endpoints: ["*"]
 endpoints_dir: $ROOT/sql
 YAML
-"$LQE" serve --config "$work/gw.yaml" &
+"${server_cpu[@]}" "$LQE" serve --config "$work/gw.yaml" &
 lqe_pid=$!
 for _ in $(seq 1 100); do
   curl -sf "http://127.0.0.1:$gw_port/health" >/dev/null && break
@@ -70,7 +78,7 @@ mkdir -p "$work/www"
 cp "$work/body.json" "$work/www/counts.json"
 ng_port=$(pg_free_port)
 cat >"$work/nginx.conf" <<NGINX
-worker_processes $(nproc);
+worker_processes $nginx_workers;
 pid $work/nginx.pid;
 error_log $work/nginx-error.log;
 events { worker_connections 4096; }
@@ -84,11 +92,11 @@ http {
   }
 }
 NGINX
-nginx -c "$work/nginx.conf" -p "$work"
+"${server_cpu[@]}" nginx -c "$work/nginx.conf" -p "$work"
 sleep 0.3
 
 run_wrk() {
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@"
+  "${client_cpu[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@"
 }
 # CPU seconds (user + system) lqe has used so far, from /proc: less noisy than req/s on a shared VM.
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f", ($14 + $15) / hz}' "/proc/$lqe_pid/stat"; }
@@ -132,7 +140,7 @@ listing_bytes=$(curl -s -o /dev/null -w '%{size_download}' -H "X-API-KEY: $key" 
 cat <<REPORT
 
 == summary ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))
-wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency
+wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency$([[ $PIN == 1 ]] && echo "; PIN=1: servers on CPU 0 (lqe io_threads 1, nginx 1 worker), wrk on the rest")
 lqe cache hit:     $lqe_rps req/s, p99 $(p99 "$lqe_out")   (X-Cache: $cache_state)
 nginx static file: $ng_rps req/s, p99 $(p99 "$ng_out")
 ratio lqe/nginx:   $(awk -v a="$lqe_rps" -v b="$ng_rps" 'BEGIN {printf "%.2f", a / b}')
