@@ -17,7 +17,18 @@ usage() {
 start() {
   mkdir -p "$PWD/var"
   # As root the server runs as 'postgres', which must be able to reach ./var/pg.
-  if [[ $(id -u) -eq 0 ]]; then chmod o+x "$PWD/var"; fi
+  if [[ $(id -u) -eq 0 ]]; then
+    chmod o+x "$PWD/var"
+    if [[ ! -e $DIR ]] && ! runuser -u postgres -- test -x "$PWD/var"; then
+      # A parent of the checkout (e.g. /root) is closed to others: keep the cluster where
+      # postgres can reach it, linked from ./var/pg so every command still finds it there.
+      local real
+      real=/var/lib/lqe/pg-$(printf '%s' "$PWD" | sha256sum | cut -c1-12)
+      mkdir -p "$real"
+      ln -s "$real" "$DIR"
+      echo "pg.sh: postgres cannot enter $PWD; the cluster lives in $real (linked from var/pg)"
+    fi
+  fi
   pg_cluster_init "$DIR"
   pg_cluster_start "$DIR" "$PORT"
   local admin="postgresql://postgres@127.0.0.1:$PORT/postgres"

@@ -32,8 +32,15 @@ pg_free_port() {
 pg_cluster_init() {
   local dir=$1
   mkdir -p "$dir"
-  dir=$(cd "$dir" && pwd)
-  if [[ $(id -u) -eq 0 ]]; then chown -R postgres:postgres "$dir"; fi
+  dir=$(cd "$dir" && pwd -P)
+  if [[ $(id -u) -eq 0 ]]; then
+    chown -R postgres:postgres "$dir"
+    if ! runuser -u postgres -- test -x "$dir"; then
+      echo "pg_cluster_init: the postgres user cannot reach $dir (a parent directory is closed" \
+        "to others); use a directory it can traverse" >&2
+      return 1
+    fi
+  fi
   if [[ -f "$dir/data/PG_VERSION" ]]; then return 0; fi
   _pg_as_owner "$PG_BIN/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 \
     --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; return 1; }
@@ -42,7 +49,7 @@ pg_cluster_init() {
 # pg_cluster_start DIR PORT: starts the server and waits until it accepts connections.
 pg_cluster_start() {
   local dir port=$2
-  dir=$(cd "$1" && pwd)
+  dir=$(cd "$1" && pwd -P)
   if _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then return 0; fi
   _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
     -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir/data -c fsync=off -c max_connections=200 -c timezone=UTC" \
@@ -53,12 +60,12 @@ pg_cluster_start() {
 pg_cluster_stop() {
   local dir=$1
   [[ -d $dir ]] || return 0
-  dir=$(cd "$dir" && pwd)
+  dir=$(cd "$dir" && pwd -P)
   if [[ -f "$dir/data/postmaster.pid" ]]; then
     _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
   fi
 }
 
 pg_cluster_status() {
-  _pg_as_owner "$PG_BIN/pg_ctl" -D "$(cd "$1" && pwd)/data" status
+  _pg_as_owner "$PG_BIN/pg_ctl" -D "$(cd "$1" && pwd -P)/data" status
 }
