@@ -51,9 +51,10 @@ std::string Server::Bind() {
   if (!ec) s.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) s.acceptor.bind(endpoint, ec);
   if (!ec) s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec)
+  if (ec) {
     return "cannot listen on " + c.listen_host + ":" + std::to_string(c.listen_port) + ": " +
            ec.message();
+  }
   return {};
 }
 
@@ -212,8 +213,9 @@ void Server::Impl::BeginShutdown() {
 
 void Server::Impl::WaitForInFlight() {
   if (in_flight.load() == 0 || std::chrono::steady_clock::now() >= shutdown_deadline) {
-    if (in_flight.load() != 0)
+    if (in_flight.load() != 0) {
       spdlog::warn("shutdown: {} requests still running at the deadline", in_flight.load());
+    }
     StopLoops();
     return;
   }

@@ -132,7 +132,8 @@ std::variant<ValidatedParams, Response> ValidateParams(const EndpointDef& endpoi
     if (IsReserved(name)) continue;
     if (endpoint.params.find(name) == endpoint.params.end()) {
       std::string declared;
-      for (const auto& [n, def] : endpoint.params) declared += (declared.empty() ? "" : ", ") + n;
+      for (const auto& [n, def] : endpoint.params)
+        declared.append(declared.empty() ? "" : ", ").append(n);
       if (declared.empty()) declared = "none";
       return ErrorResponse(400, "unknown parameter " + name + " (declared: " + declared + ")",
                            {{"reason", "unknown_parameter"}, {"parameter", name}});

@@ -93,8 +93,9 @@ bool MayHoldEmail(std::string_view text) {
   for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
     if (at == 0 || at + 2 >= text.size()) continue;
     bool domain = IsAlnum(text[at + 1]) || text[at + 1] == '-';
-    if (local(text[at - 1]) && domain && text.find('.', at + 2) != std::string_view::npos)
+    if (local(text[at - 1]) && domain && text.find('.', at + 2) != std::string_view::npos) {
       return true;
+    }
   }
   return false;
 }
@@ -102,12 +103,12 @@ bool MayHoldEmail(std::string_view text) {
 }  // namespace
 
 const std::vector<Rule>& Rules() {
-  static const std::vector<Rule> kRules = {
+  static const std::vector<Rule> rules = {
       {"ipv4", MayHoldIpv4, MatchScope::kAnywhere, std::regex(kIpv4)},
       {"ipv6", MayBeIpv6Token, MatchScope::kWholeToken, std::regex(kIpv6)},
       {"email", MayHoldEmail, MatchScope::kAnywhere, std::regex(kEmail)},
   };
-  return kRules;
+  return rules;
 }
 
 }  // namespace lqe::gateway::redact
