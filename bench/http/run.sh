@@ -99,7 +99,7 @@ run_wrk() {
   "${client_cpu[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@"
 }
 # CPU seconds (user + system) lqe has used so far, from /proc: less noisy than req/s on a shared VM.
-cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f", ($14 + $15) / hz}' "/proc/$lqe_pid/stat"; }
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f %.3f", $14 / hz, $15 / hz}' "/proc/$lqe_pid/stat"; }
 echo "== lqe serve, cache hit: GET $path"
 cpu0=$(cpu_seconds)
 lqe_out=$(run_wrk -H "X-API-KEY: $key" "$url")
@@ -144,7 +144,7 @@ wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency$([[ $PIN == 1 ]] && echo "; 
 lqe cache hit:     $lqe_rps req/s, p99 $(p99 "$lqe_out")   (X-Cache: $cache_state)
 nginx static file: $ng_rps req/s, p99 $(p99 "$ng_out")
 ratio lqe/nginx:   $(awk -v a="$lqe_rps" -v b="$ng_rps" 'BEGIN {printf "%.2f", a / b}')
-lqe CPU per hit:   $(awk -v c0="$cpu0" -v c1="$cpu1" -v n="$(awk '/requests in/ {print $1}' <<<"$lqe_out")" 'BEGIN {printf "%.1f us (user + system)", (c1 - c0) * 1e6 / n}')
+lqe CPU per hit:   $(awk -v c0="$cpu0" -v c1="$cpu1" -v n="$(awk '/requests in/ {print $1}' <<<"$lqe_out")" 'BEGIN {split(c0, a, " "); split(c1, b, " "); u = (b[1] - a[1]) * 1e6 / n; k = (b[2] - a[2]) * 1e6 / n; printf "%.1f us (user %.1f, system %.1f)", u + k, u, k}')
 first request (miss) ${miss_time}s, second (hit) ${hit_time}s (curl time_total, one new connection each)
 miss overhead over the query (logs.all, 50 uncached requests, $listing_bytes bytes each):
   plain: $miss_overhead_ms

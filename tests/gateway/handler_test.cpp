@@ -190,6 +190,66 @@ TEST_F(HandlerTest, CacheHeadersAndFastPath) {
   EXPECT_EQ(Header(Run(Get("/api/endpoints/query/logs.all?project=p")), "X-Cache"), "<absent>");
 }
 
+TEST_F(HandlerTest, HitMemoRepeatsOnlyTheSameDecision) {
+  HitMemo memo;
+  context_.memo = &memo;
+  next_.rows = {{"2024-01-02 03:04:00", "7"}};
+  const std::string target = "/api/endpoints/query/usage.api-counts?interval=hourly";
+  Request r = Get(target);
+  EXPECT_FALSE(HandleFast(r, context_).has_value());  // a miss is never remembered
+  EXPECT_EQ(memo.size(), 0u);
+  Response miss = Run(r);
+  auto first = HandleFast(r, context_);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(memo.size(), 1u);
+  // The memo answers without preparing again: a parameter rule changed behind its back (which a
+  // real reload never does in place) is not re-checked for the same request...
+  auto counts = std::const_pointer_cast<EndpointDef>(state_->by_name.at("usage.api-counts"));
+  counts->params.at("interval").values = {"daily"};
+  auto again = HandleFast(r, context_);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->status, 200);
+  EXPECT_EQ(Header(*again, "X-Cache"), "HIT");
+  EXPECT_EQ(again->body, miss.body);
+  EXPECT_EQ(again->endpoint_name, "usage.api-counts");
+  // ...but any other credentials or redaction headers are prepared from scratch.
+  EXPECT_EQ(HandleFast(Get(target, "nope"), context_)->status, 401);
+  EXPECT_EQ(HandleFast(Get(target, kLimitedKey), context_)->status, 403);
+  Request bearer = Get(target, "");
+  bearer.headers["authorization"] = std::string("Bearer ") + kTestKey;
+  EXPECT_EQ(HandleFast(bearer, context_)->status, 400);  // the changed rule applies here
+  Request redacted = Get(target);
+  redacted.headers["svc-endpoint-redact-pii"] = "true";
+  EXPECT_EQ(HandleFast(redacted, context_)->status, 400);
+  Request posted = Get(target);
+  posted.body = "{}";
+  EXPECT_EQ(HandleFast(posted, context_)->status, 400);
+  // A new config snapshot empties the memo; a dropped cache entry is never served from it.
+  counts->params.at("interval").values = {"hourly"};
+  context_.cache->InvalidateEndpoint(counts->id);
+  EXPECT_FALSE(HandleFast(r, context_).has_value());
+  context_.state = MakeState({counts});
+  EXPECT_FALSE(HandleFast(r, context_).has_value());
+  EXPECT_EQ(memo.size(), 0u);
+  EXPECT_EQ(queries_, 1);
+}
+
+TEST_F(HandlerTest, HitMemoKeys) {
+  Request r = Get("/api/endpoints/query/x?a=1");
+  auto key = HitMemo::KeyFor(r);
+  ASSERT_TRUE(key.has_value());
+  Request empty_header = r;
+  empty_header.headers["lf-endpoint-redact-pii"] = "";
+  EXPECT_NE(HitMemo::KeyFor(empty_header), key);  // present-but-empty differs from absent
+  Request other_key = Get("/api/endpoints/query/x?a=1", "other");
+  EXPECT_NE(HitMemo::KeyFor(other_key), key);
+  Request post = r;
+  post.method = "POST";
+  EXPECT_FALSE(HitMemo::KeyFor(post).has_value());
+  Request long_target = Get("/api/endpoints/query/x?a=" + std::string(HitMemo::kMaxKeyBytes, 'a'));
+  EXPECT_FALSE(HitMemo::KeyFor(long_target).has_value());
+}
+
 TEST_F(HandlerTest, ErrorsAreNotCached) {
   next_.status = QueryStatus::kTimeout;
   Request r = Get("/api/endpoints/query/usage.api-counts?interval=hourly");

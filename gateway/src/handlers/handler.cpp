@@ -88,7 +88,28 @@ Route MatchRoute(std::string_view path) {
   return route;
 }
 
+namespace {
+
+// A repeat of a request already answered from the cache: straight to the cache lookup.
+std::optional<Response> HandleFromMemo(const Request& request, Context& context,
+                                       const std::optional<std::string>& memo_key) {
+  if (context.memo == nullptr || context.cache == nullptr || !memo_key) return std::nullopt;
+  const HitMemo::Entry* entry = context.memo->Find(*memo_key, context.state);
+  if (entry == nullptr) return std::nullopt;
+  auto hit = context.cache->Peek(entry->cache_key);
+  if (!hit) return std::nullopt;
+  Prepared prepared;
+  prepared.endpoint = entry->endpoint;
+  prepared.redact = entry->redact;
+  return RespondFromLookup(request, prepared, *hit);
+}
+
+}  // namespace
+
 std::optional<Response> HandleFast(const Request& request, Context& context) {
+  std::optional<std::string> memo_key =
+      context.memo != nullptr ? HitMemo::KeyFor(request) : std::nullopt;
+  if (auto response = HandleFromMemo(request, context, memo_key)) return response;
   auto parsed = ParseAndRoute(request);
   if (auto* response = std::get_if<Response>(&parsed)) return std::move(*response);
   Parsed& p = std::get<Parsed>(parsed);
@@ -106,6 +127,8 @@ std::optional<Response> HandleFast(const Request& request, Context& context) {
   if (q.endpoint->cache_seconds == 0 || context.cache == nullptr) return std::nullopt;
   auto hit = context.cache->Peek(q.cache_key);
   if (!hit) return std::nullopt;
+  if (memo_key)
+    context.memo->Remember(*memo_key, context.state, {q.endpoint, q.redact, q.cache_key});
   return RespondFromLookup(request, q, *hit);
 }
 

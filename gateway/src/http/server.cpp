@@ -156,6 +156,8 @@ std::shared_ptr<const GatewayState> Server::Impl::CurrentState() {
 Context Server::Impl::MakeContext() {
   Context context;
   context.state = CurrentState();
+  thread_local HitMemo memo;  // each I/O thread's own: no lock
+  context.memo = &memo;
   context.cache = cache.get();
   context.metrics = metrics.get();
   int timeout = context.state->config.statement_timeout_ms;

@@ -12,6 +12,7 @@
 
 #include "lqe/catalog.h"
 #include "lqe/gateway/config.h"
+#include "lqe/gateway/hit_memo.h"
 #include "lqe/gateway/http_types.h"
 #include "lqe/gateway/metrics.h"
 #include "lqe/gateway/pg_pool.h"
@@ -43,6 +44,7 @@ struct Context {
   std::function<bool()> ready;  // Postgres reachable
   std::function<std::string()> metrics_text;
   Metrics* metrics = nullptr;
+  HitMemo* memo = nullptr;  // the calling thread's; null: no memo
   std::function<std::chrono::system_clock::time_point()> now = [] {
     return std::chrono::system_clock::now();
   };

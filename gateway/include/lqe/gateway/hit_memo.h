@@ -1,0 +1,45 @@
+// Remembers, per I/O thread, what request preparation concluded for a GET that was answered from
+// the cache, so that the same request again (same target, same credentials, same redaction
+// headers, same config snapshot) goes straight to the cache lookup: no URL parsing, key hashing
+// or parameter validation. The memo key holds every input preparation reads, so a memo hit only
+// repeats a decision already made; a miss, or anything unusual, takes the full path.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "lqe/gateway/http_types.h"
+
+namespace lqe::gateway {
+
+struct EndpointDef;
+struct GatewayState;
+
+class HitMemo {
+ public:
+  struct Entry {
+    const EndpointDef* endpoint = nullptr;  // owned by the snapshot the memo holds
+    bool redact = false;
+    std::string cache_key;
+  };
+
+  // The memo key of a request, or nullopt when it is not memoisable (not a bodiless GET, or
+  // too long to be worth keeping).
+  static std::optional<std::string> KeyFor(const Request& request);
+  // The entry for key under `state`; a new snapshot empties the memo first.
+  const Entry* Find(const std::string& key, const std::shared_ptr<const GatewayState>& state);
+  void Remember(std::string key, const std::shared_ptr<const GatewayState>& state, Entry entry);
+  std::size_t size() const { return entries_.size(); }
+
+  static constexpr std::size_t kMaxEntries = 1024;  // then it starts over
+  static constexpr std::size_t kMaxKeyBytes = 2048;
+
+ private:
+  void Use(const std::shared_ptr<const GatewayState>& state);
+  std::shared_ptr<const GatewayState> state_;
+  std::unordered_map<std::string, Entry> entries_;
+};
+
+}  // namespace lqe::gateway

@@ -1,0 +1,49 @@
+#include "lqe/gateway/hit_memo.h"
+
+#include <array>
+#include <string_view>
+
+namespace lqe::gateway {
+namespace {
+
+// Every header request preparation reads (credentials and the redaction switches).
+constexpr std::array<std::string_view, 4> kPreparedHeaders = {
+    "authorization", "x-api-key", "svc-endpoint-redact-pii", "lf-endpoint-redact-pii"};
+
+}  // namespace
+
+std::optional<std::string> HitMemo::KeyFor(const Request& request) {
+  if (request.method != "GET" || !request.body.empty()) return std::nullopt;
+  std::string key = request.target;
+  for (std::string_view name : kPreparedHeaders) {
+    const std::string* value = request.Header(name);
+    key.push_back('\0');  // cannot occur in a target or a header value Beast accepted
+    if (value == nullptr) continue;
+    key.push_back('=');  // present, possibly empty
+    key.append(*value);
+  }
+  if (key.size() > kMaxKeyBytes) return std::nullopt;
+  return key;
+}
+
+void HitMemo::Use(const std::shared_ptr<const GatewayState>& state) {
+  if (state_ == state) return;
+  entries_.clear();
+  state_ = state;
+}
+
+const HitMemo::Entry* HitMemo::Find(const std::string& key,
+                                    const std::shared_ptr<const GatewayState>& state) {
+  Use(state);
+  auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+void HitMemo::Remember(std::string key, const std::shared_ptr<const GatewayState>& state,
+                       Entry entry) {
+  Use(state);
+  if (entries_.size() >= kMaxEntries) entries_.clear();
+  entries_.insert_or_assign(std::move(key), std::move(entry));
+}
+
+}  // namespace lqe::gateway
