@@ -27,7 +27,8 @@ std::optional<std::string> HitMemo::KeyFor(const Request& request) {
 }
 
 void HitMemo::Use(const std::shared_ptr<const GatewayState>& state) {
-  if (state_ == state) return;
+  bool same = !state_.owner_before(state) && !state.owner_before(state_) && !state_.expired();
+  if (same) return;
   entries_.clear();
   state_ = state;
 }

@@ -20,7 +20,7 @@ struct GatewayState;
 class HitMemo {
  public:
   struct Entry {
-    const EndpointDef* endpoint = nullptr;  // owned by the snapshot the memo holds
+    const EndpointDef* endpoint = nullptr;  // owned by the snapshot the entries belong to
     bool redact = false;
     std::string cache_key;
   };
@@ -38,7 +38,10 @@ class HitMemo {
 
  private:
   void Use(const std::shared_ptr<const GatewayState>& state);
-  std::shared_ptr<const GatewayState> state_;
+  // Weak, so a memo never keeps a replaced snapshot (and its connection pool) alive. Entries are
+  // used only while the caller holds that same snapshot; owner equivalence cannot be fooled by a
+  // new snapshot at a reused address, since the weak reference keeps the control block.
+  std::weak_ptr<const GatewayState> state_;
   std::unordered_map<std::string, Entry> entries_;
 };
 
