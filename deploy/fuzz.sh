@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzz smoke run: builds every tests/fuzz/fuzz_*.cpp with clang and libFuzzer (+ASan/UBSan) in
 # build-fuzz/ (only the translator and the fuzz targets), then runs each for N seconds on a copy
-# of its seed corpus tests/fuzz/corpus/<name without fuzz_>/. Fails on any crash, leak or timeout.
+# of its seed corpus tests/fuzz/corpus/<name without fuzz_>/ (fuzz_parse also gets sql/*.sql).
+# Fails on any crash, leak or timeout.
 # Usage: deploy/fuzz.sh [--seconds N] (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,8 @@ status=0
 for t in "${targets[@]}"; do
   seeds="$ROOT/tests/fuzz/corpus/${t#fuzz_}"
   mkdir -p "$WORK/$t/corpus" "$WORK/$t/artifacts"
+  # The stored endpoints' queries seed the SQL parser from sql/ itself, not from copies.
+  if [[ $t == fuzz_parse ]]; then cp "$ROOT"/sql/*.sql "$WORK/$t/corpus/"; fi
   args=("$WORK/$t/corpus")
   [[ -d "$seeds" ]] && args+=("$seeds")
   dict="$ROOT/tests/fuzz/$t.dict"

@@ -70,53 +70,6 @@ std::string StringLiteral(const std::string& s) {
   return out + "'";
 }
 
-const char* BinaryOp(ast::Binary::Op op) {
-  using Op = ast::Binary::Op;
-  switch (op) {
-    case Op::kAdd:
-      return "+";
-    case Op::kSub:
-      return "-";
-    case Op::kMul:
-      return "*";
-    case Op::kDiv:
-      return "/";
-    case Op::kConcat:
-      return "||";
-    case Op::kEq:
-      return "=";
-    case Op::kNe:
-      return "!=";
-    case Op::kLt:
-      return "<";
-    case Op::kLe:
-      return "<=";
-    case Op::kGt:
-      return ">";
-    case Op::kGe:
-      return ">=";
-    case Op::kIsDistinctFrom:
-      return "IS DISTINCT FROM";
-    case Op::kIsNotDistinctFrom:
-      return "IS NOT DISTINCT FROM";
-    case Op::kAnd:
-      return "AND";
-    case Op::kOr:
-      return "OR";
-    case Op::kBitAnd:
-      return "&";
-    case Op::kBitOr:
-      return "|";
-    case Op::kBitXor:
-      return "^";
-    case Op::kShiftLeft:
-      return "<<";
-    case Op::kShiftRight:
-      return ">>";
-  }
-  return "?";
-}
-
 std::string Expr(const ast::Expr& e);
 std::string Query(const ast::Query& q);
 
@@ -200,7 +153,7 @@ std::string Expr(const ast::Expr& e) {
     }
     case ast::NodeKind::kBinary: {
       const auto& b = e.As<ast::Binary>();
-      return Child(*b.left) + " " + BinaryOp(b.op) + " " + Child(*b.right);
+      return Child(*b.left) + " " + ast::BinaryOpText(b.op) + " " + Child(*b.right);
     }
     case ast::NodeKind::kIsTest: {
       const auto& t = e.As<ast::IsTest>();

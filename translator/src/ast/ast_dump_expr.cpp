@@ -4,52 +4,6 @@
 namespace lqe::ast::dump_internal {
 namespace {
 
-const char* BinaryOpName(Binary::Op op) {
-  switch (op) {
-    case Binary::Op::kAdd:
-      return "+";
-    case Binary::Op::kSub:
-      return "-";
-    case Binary::Op::kMul:
-      return "*";
-    case Binary::Op::kDiv:
-      return "/";
-    case Binary::Op::kConcat:
-      return "||";
-    case Binary::Op::kEq:
-      return "=";
-    case Binary::Op::kNe:
-      return "!=";
-    case Binary::Op::kLt:
-      return "<";
-    case Binary::Op::kLe:
-      return "<=";
-    case Binary::Op::kGt:
-      return ">";
-    case Binary::Op::kGe:
-      return ">=";
-    case Binary::Op::kIsDistinctFrom:
-      return "IS DISTINCT FROM";
-    case Binary::Op::kIsNotDistinctFrom:
-      return "IS NOT DISTINCT FROM";
-    case Binary::Op::kAnd:
-      return "AND";
-    case Binary::Op::kOr:
-      return "OR";
-    case Binary::Op::kBitAnd:
-      return "&";
-    case Binary::Op::kBitOr:
-      return "|";
-    case Binary::Op::kBitXor:
-      return "^";
-    case Binary::Op::kShiftLeft:
-      return "<<";
-    case Binary::Op::kShiftRight:
-      return ">>";
-  }
-  return "?";
-}
-
 const char* UnaryOpName(Unary::Op op) {
   switch (op) {
     case Unary::Op::kNot:
@@ -176,7 +130,7 @@ void Dumper::DumpExpr(const Expr& e, int depth) {
       return;
     case NodeKind::kBinary: {
       const auto& b = e.As<Binary>();
-      Line(depth, std::string("Binary ") + BinaryOpName(b.op) + " " + span);
+      Line(depth, std::string("Binary ") + BinaryOpText(b.op) + " " + span);
       DumpExpr(*b.left, depth + 1);
       DumpExpr(*b.right, depth + 1);
       return;

@@ -276,4 +276,7 @@ struct ScalarSubquery : Expr {
   QueryPtr subquery;
 };
 
+// The operator as BigQuery writes it ("!=", "^", "IS DISTINCT FROM", ...).
+const char* BinaryOpText(Binary::Op op);
+
 }  // namespace lqe::ast

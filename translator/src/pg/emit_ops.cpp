@@ -18,50 +18,16 @@ Value Make(std::string sql, TypePtr type) {
   return v;
 }
 
+// PostgreSQL spells two operators differently from BigQuery; the rest are the same.
 std::string_view OpText(Op op) {
   switch (op) {
-    case Op::kAdd:
-      return "+";
-    case Op::kSub:
-      return "-";
-    case Op::kMul:
-      return "*";
-    case Op::kDiv:
-      return "/";
-    case Op::kConcat:
-      return "||";
-    case Op::kEq:
-      return "=";
     case Op::kNe:
       return "<>";
-    case Op::kLt:
-      return "<";
-    case Op::kLe:
-      return "<=";
-    case Op::kGt:
-      return ">";
-    case Op::kGe:
-      return ">=";
-    case Op::kIsDistinctFrom:
-      return "IS DISTINCT FROM";
-    case Op::kIsNotDistinctFrom:
-      return "IS NOT DISTINCT FROM";
-    case Op::kAnd:
-      return "AND";
-    case Op::kOr:
-      return "OR";
-    case Op::kBitAnd:
-      return "&";
-    case Op::kBitOr:
-      return "|";
     case Op::kBitXor:
       return "#";
-    case Op::kShiftLeft:
-      return "<<";
-    case Op::kShiftRight:
-      return ">>";
+    default:
+      return ast::BinaryOpText(op);
   }
-  return "?";
 }
 
 bool IsComparison(Op op) {
