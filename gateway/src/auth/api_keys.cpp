@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "lqe/ascii.h"
 #include "lqe/gateway/auth.h"
 
 namespace lqe::gateway {
@@ -40,15 +41,9 @@ std::string HexEncode(const unsigned char* data, std::size_t size) {
 
 bool ParseSha256Hex(std::string_view hex, std::array<unsigned char, 32>* out) {
   if (hex.size() != 64) return false;
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
   for (std::size_t i = 0; i < 32; ++i) {
-    int hi = nibble(hex[2 * i]);
-    int lo = nibble(hex[2 * i + 1]);
+    int hi = ascii::HexValue(hex[2 * i]);
+    int lo = ascii::HexValue(hex[2 * i + 1]);
     if (hi < 0 || lo < 0) return false;
     (*out)[i] = static_cast<unsigned char>(hi * 16 + lo);
   }

@@ -4,6 +4,8 @@
 // tokens, which matches exactly the same spans.
 #include "redact/rules.h"
 
+#include "lqe/ascii.h"
+
 namespace lqe::gateway::redact {
 namespace {
 
@@ -31,31 +33,19 @@ constexpr const char* kIpv6 =
 constexpr const char* kEmail =
     R"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})";
 
-bool IsDigit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-bool IsAlnum(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 bool IsWordChar(char c) {
-  return IsAlnum(c) || c == '_';
+  return ascii::IsAlnum(c) || c == '_';
 }
 
 // With \b on both sides, an IPv4 match is four whole runs of 1-3 digits joined by single dots,
 // not preceded or followed by a word character. Versions like 120.0.6099.109 fail here.
 bool MayHoldIpv4(std::string_view text) {
   for (std::size_t start = 0; start < text.size(); ++start) {
-    if (!IsDigit(text[start]) || (start > 0 && IsWordChar(text[start - 1]))) continue;
+    if (!ascii::IsDigit(text[start]) || (start > 0 && IsWordChar(text[start - 1]))) continue;
     std::size_t i = start;
     for (int groups = 1;; ++groups) {
       std::size_t run = i;
-      while (run < text.size() && IsDigit(text[run])) ++run;
+      while (run < text.size() && ascii::IsDigit(text[run])) ++run;
       if (run == i || run - i > 3) break;
       i = run;
       if (groups == 4) {
@@ -77,7 +67,7 @@ bool MayBeIpv6Token(std::string_view token) {
     if (c == '%') break;
     if (c == ':') {
       colon = true;
-    } else if (!IsHexDigit(c) && c != '.') {
+    } else if (!ascii::IsHexDigit(c) && c != '.') {
       return false;
     }
   }
@@ -88,11 +78,11 @@ bool MayBeIpv6Token(std::string_view token) {
 // dot somewhere after it.
 bool MayHoldEmail(std::string_view text) {
   auto local = [](char c) {
-    return IsAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-';
+    return ascii::IsAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-';
   };
   for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
     if (at == 0 || at + 2 >= text.size()) continue;
-    bool domain = IsAlnum(text[at + 1]) || text[at + 1] == '-';
+    bool domain = ascii::IsAlnum(text[at + 1]) || text[at + 1] == '-';
     if (local(text[at - 1]) && domain && text.find('.', at + 2) != std::string_view::npos) {
       return true;
     }

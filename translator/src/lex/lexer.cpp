@@ -5,6 +5,7 @@
 
 #include "lex/keywords.h"
 #include "lex/string_decoder.h"
+#include "lqe/ascii.h"
 
 namespace lqe::lex {
 namespace {
@@ -12,14 +13,8 @@ namespace {
 bool IsIdentStart(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool IsDigit(char c) {
-  return c >= '0' && c <= '9';
-}
 bool IsIdentChar(char c) {
-  return IsIdentStart(c) || IsDigit(c);
-}
-bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  return IsIdentStart(c) || ascii::IsDigit(c);
 }
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -93,10 +88,10 @@ class Lexer {
     if (IsIdentStart(c)) {
       return LexWordOrPrefixedString(tok);
     }
-    if (IsDigit(c)) {
+    if (ascii::IsDigit(c)) {
       return LexNumber(tok);
     }
-    if (c == '.' && IsDigit(At(pos_ + 1)) && !FollowsOperand(prev)) {
+    if (c == '.' && ascii::IsDigit(At(pos_ + 1)) && !FollowsOperand(prev)) {
       return LexNumber(tok);
     }
     if (c == '\'' || c == '"') {
@@ -158,7 +153,7 @@ class Lexer {
     if (text_[pos_] == '0' && (At(pos_ + 1) == 'x' || At(pos_ + 1) == 'X')) {
       pos_ += 2;
       const std::size_t digits = pos_;
-      while (pos_ < text_.size() && IsHexDigit(text_[pos_])) {
+      while (pos_ < text_.size() && ascii::IsHexDigit(text_[pos_])) {
         ++pos_;
       }
       if (pos_ == digits) {
@@ -168,13 +163,13 @@ class Lexer {
       return CheckNumberEnd(tok);
     }
     bool is_float = false;
-    while (pos_ < text_.size() && IsDigit(text_[pos_])) {
+    while (pos_ < text_.size() && ascii::IsDigit(text_[pos_])) {
       ++pos_;
     }
     if (At(pos_) == '.') {
       is_float = true;
       ++pos_;
-      while (pos_ < text_.size() && IsDigit(text_[pos_])) {
+      while (pos_ < text_.size() && ascii::IsDigit(text_[pos_])) {
         ++pos_;
       }
     }
@@ -183,12 +178,12 @@ class Lexer {
       if (At(p) == '+' || At(p) == '-') {
         ++p;
       }
-      if (!IsDigit(At(p))) {
+      if (!ascii::IsDigit(At(p))) {
         return Fail(tok.begin, p - tok.begin, "invalid floating point literal");
       }
       is_float = true;
       pos_ = p;
-      while (pos_ < text_.size() && IsDigit(text_[pos_])) {
+      while (pos_ < text_.size() && ascii::IsDigit(text_[pos_])) {
         ++pos_;
       }
     }

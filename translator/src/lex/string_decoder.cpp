@@ -4,21 +4,10 @@
 
 #include <cstdint>
 
+#include "lqe/ascii.h"
+
 namespace lqe::lex {
 namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
 
 void AppendUtf8(std::uint32_t cp, std::string& out) {
   if (cp < 0x80) {
@@ -76,7 +65,7 @@ long ReadHex(std::string_view content, std::size_t i, std::size_t n) {
   }
   long v = 0;
   for (std::size_t k = 0; k < n; ++k) {
-    const int h = HexValue(content[i + k]);
+    const int h = ascii::HexValue(content[i + k]);
     if (h < 0) {
       return -1;
     }

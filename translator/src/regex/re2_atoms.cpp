@@ -3,6 +3,7 @@
 #include <cctype>
 #include <string>
 
+#include "lqe/ascii.h"
 #include "regex/converter.h"
 
 namespace lqe::regex_internal {
@@ -10,19 +11,6 @@ namespace {
 
 bool IsOctal(char c) {
   return c >= '0' && c <= '7';
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
 }
 
 bool IsAsciiWordChar(char c) {
@@ -202,18 +190,18 @@ bool Converter::SimpleEscape(std::size_t at, char32_t& c) {
     if (Peek() == '{') {
       ++pos_;
       int digits = 0;
-      for (; HexValue(Peek()) >= 0; ++digits) {
-        c = std::min<char32_t>(c * 16 + HexValue(in_[pos_++]), kMaxCodePoint + 1);
+      for (; ascii::HexValue(Peek()) >= 0; ++digits) {
+        c = std::min<char32_t>(c * 16 + ascii::HexValue(in_[pos_++]), kMaxCodePoint + 1);
       }
       if (Peek() != '}' || digits == 0 || c > kMaxCodePoint) {
         throw RegexError(at, "invalid escape sequence: bad \\x{...} code point");
       }
       ++pos_;
     } else {
-      if (HexValue(Peek()) < 0 || HexValue(Peek(1)) < 0) {
+      if (ascii::HexValue(Peek()) < 0 || ascii::HexValue(Peek(1)) < 0) {
         throw RegexError(at, "invalid escape sequence: \\x needs two hex digits");
       }
-      c = HexValue(Peek()) * 16 + HexValue(Peek(1));
+      c = ascii::HexValue(Peek()) * 16 + ascii::HexValue(Peek(1));
       pos_ += 2;
     }
   } else if (std::string_view("aftnrv").find(e) != std::string_view::npos) {
