@@ -51,13 +51,13 @@ bool ParseSha256Hex(std::string_view hex, std::array<unsigned char, 32>* out) {
 }
 
 std::string ExtractToken(const Request& request, const std::string* api_key_param) {
-  if (const std::string* auth = request.Header("authorization")) {
+  if (const std::string* auth = request.Header(kAuthorizationHeader)) {
     std::string_view value = *auth;
     if (value.size() > 7 && (value.substr(0, 7) == "Bearer " || value.substr(0, 7) == "bearer ")) {
       return std::string(value.substr(7));
     }
   }
-  if (const std::string* key = request.Header("x-api-key")) return *key;
+  if (const std::string* key = request.Header(kApiKeyHeader)) return *key;
   if (api_key_param != nullptr) return *api_key_param;
   return {};
 }

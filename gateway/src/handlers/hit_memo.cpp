@@ -3,12 +3,16 @@
 #include <array>
 #include <string_view>
 
+#include "lqe/gateway/auth.h"
+#include "lqe/gateway/redact.h"
+
 namespace lqe::gateway {
 namespace {
 
-// Every header request preparation reads (credentials and the redaction switches).
-constexpr std::array<std::string_view, 4> kPreparedHeaders = {
-    "authorization", "x-api-key", "svc-endpoint-redact-pii", "lf-endpoint-redact-pii"};
+// Every header request preparation reads (credentials and the redaction switches): the same
+// constants Prepare reads them by.
+constexpr std::array<std::string_view, 4> kPreparedHeaders = {kAuthorizationHeader, kApiKeyHeader,
+                                                              kRedactHeader, kLegacyRedactHeader};
 
 }  // namespace
 

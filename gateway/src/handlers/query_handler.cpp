@@ -84,8 +84,8 @@ std::variant<Prepared, Response> PrepareQuery(const Request& request, const Rout
                              " parameter (sandboxing is off)",
                          {{"reason", "sandbox_disabled"}, {"parameter", which}});
   }
-  const std::string* redact_header = request.Header("svc-endpoint-redact-pii");
-  if (redact_header == nullptr) redact_header = request.Header("lf-endpoint-redact-pii");
+  const std::string* redact_header = request.Header(kRedactHeader);
+  if (redact_header == nullptr) redact_header = request.Header(kLegacyRedactHeader);
   prepared.redact = RedactionEnabled(redact_header, endpoint->redact_pii);
   prepared.cache_key = CacheKey(*endpoint, prepared.params, prepared.redact);
   return prepared;
