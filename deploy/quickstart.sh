@@ -13,7 +13,7 @@ bash deploy/build.sh
 bash deploy/pg.sh start
 DSN=$(bash deploy/pg.sh dsn)
 
-"$LQE" migrate --dsn "$DSN"
+"$LQE" migrate --dsn "$DSN" --gateway-role lqe_gateway_lqe
 
 # Demo data: 200k edge events and 20k of every other source, fixed seed.
 rows=$(psql "$DSN" -tAc "SELECT count(*) FROM (SELECT 1 FROM logs.edge LIMIT 1) t")

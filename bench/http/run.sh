@@ -40,7 +40,7 @@ pg_cluster_start "$work/pg" "$pg_port"
 admin="postgresql://postgres@127.0.0.1:$pg_port/postgres"
 psql "$admin" -qc "CREATE DATABASE lqe" >/dev/null
 dsn="postgresql://postgres@127.0.0.1:$pg_port/lqe"
-"$LQE" migrate --dsn "$dsn" >/dev/null
+"$LQE" migrate --dsn "$dsn" --gateway-role lqe_gateway_lqe >/dev/null
 "$LQE" generate --source edge --count "$EVENTS" --seed 42 | "$LQE" load --dsn "$dsn" --source edge >/dev/null
 
 key=$("$LQE" keygen --sha256-file "$work/key.sha256" | awk '/^api_key:/ {print $2}')
@@ -49,7 +49,7 @@ cat >"$work/gw.yaml" <<YAML
 listen: 127.0.0.1:$gw_port
 io_threads: $IO_THREADS
 database:
-  dsn: postgresql://lqe_gateway@127.0.0.1:$pg_port/lqe
+  dsn: postgresql://lqe_gateway_lqe@127.0.0.1:$pg_port/lqe
   pool_size: 4
 catalogue_file: $ROOT/schema/catalogue_seed.tsv
 access_log: false

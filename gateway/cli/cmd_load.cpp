@@ -36,6 +36,9 @@ void RegisterLoad(CLI::App& app, int* exit_code) {
   cmd->add_option("--batch-size", flags->options.batch_size,
                   "Events per COPY and transaction (default 10000)")
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--max-event-bytes", flags->options.max_event_bytes,
+                  "Reject lines longer than this many bytes (default 1048576)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
   cmd->add_option("file", flags->file, "NDJSON file, or - for standard input (default)");
   cmd->callback([flags, exit_code] {
     std::ios::sync_with_stdio(false);

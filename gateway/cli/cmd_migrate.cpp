@@ -14,23 +14,29 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
       "migrate", "Create or upgrade the logs schema, tables, catalogue and gateway role");
   struct Flags {
     std::string dsn;
+    std::string gateway_role;
     std::string gateway_password;
   };
   auto flags = std::make_shared<Flags>();
   cmd->add_option("--dsn", flags->dsn, "PostgreSQL connection string (superuser or owner)")
       ->required();
+  cmd->add_option("--gateway-role", flags->gateway_role,
+                  "The database's read-only login role (default: the one configured before, "
+                  "else lqe_gateway_<database>)");
   cmd->add_option("--gateway-password", flags->gateway_password,
-                  "Set the password of the read-only login role lqe_gateway");
+                  "Set the password of the gateway role");
   cmd->callback([flags, cmd, exit_code] {
     try {
       pqxx::connection conn(flags->dsn);
       schema::MigrateOptions options;
+      if (cmd->count("--gateway-role") > 0) options.gateway_role = flags->gateway_role;
       if (cmd->count("--gateway-password") > 0) options.gateway_password = flags->gateway_password;
       const auto report = schema::Migrate(conn, options);
       for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
       std::cout << "migrations: " << report.applied.size() << " applied, " << report.already_applied
                 << " already applied; catalogue rows added: " << report.catalogue_rows_added
-                << "; partitions created: " << report.partitions_created.size() << "\n";
+                << "; partitions created: " << report.partitions_created.size()
+                << "; gateway role: " << report.gateway_role << "\n";
       *exit_code = 0;
     } catch (const std::exception& e) {
       std::cerr << "lqe migrate: " << e.what() << "\n";

@@ -1,16 +1,30 @@
 #include "batch_writer.h"
 
+#include <algorithm>
 #include <map>
 
 namespace lqe::schema {
+namespace {
+
+// A concurrent loader committed the same (id, timestamp), or the two waited on each other.
+bool LostARace(const PgError& e) {
+  return e.sqlstate() == "23505" || e.sqlstate() == "40P01";
+}
+// Each retry follows another loader's commit, so this bounds pathological contention only.
+constexpr int kMaxAttempts = 10;
+
+}  // namespace
 
 BatchWriter::BatchWriter(PgConn& conn, std::string source)
     : conn_(conn), source_(std::move(source)), table_("logs." + source_) {}
 
+// Outside the batch's transaction, so creating a partition (and the lock it takes) does not
+// wait for or hold up other loaders' batches.
 void BatchWriter::EnsurePartitions(const Batch& batch) {
   for (std::int64_t day : batch.days()) {
     if (known_days_.count(day) > 0) continue;
     conn_.Exec("SELECT logs.ensure_partition($1, $2::date)", {source_, FormatDay(day)});
+    known_days_.insert(day);
   }
 }
 
@@ -19,6 +33,13 @@ void BatchWriter::EnsurePartitions(const Batch& batch) {
 std::vector<bool> BatchWriter::FindDuplicates(Batch& batch) {
   auto& rows = batch.rows();
   std::vector<bool> duplicate(rows.size(), false);
+  // An event without a timestamp is stored with the load time, which no unique index can
+  // match: loaders serialise these checks per source instead, until their batch commits.
+  const bool untimed =
+      std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.user_id && !r.given_ts; });
+  if (untimed) {
+    conn_.Exec("SELECT pg_advisory_xact_lock(hashtext('lqe.load.untimed.' || $1))", {source_});
+  }
   std::vector<std::optional<std::string>> ids_ts, stamps, index_ts, ids_any, index_any;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (!rows[i].user_id) continue;
@@ -81,10 +102,20 @@ void BatchWriter::WriteCatalogueChanges(const Batch& batch) {
 }
 
 BatchWriter::Result BatchWriter::Write(Batch& batch) {
+  EnsurePartitions(batch);
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return WriteOnce(batch);
+    } catch (const PgError& e) {
+      if (!LostARace(e) || attempt == kMaxAttempts) throw;
+    }
+  }
+}
+
+BatchWriter::Result BatchWriter::WriteOnce(Batch& batch) {
   Result result;
   conn_.Exec("BEGIN");
   try {
-    EnsurePartitions(batch);
     const auto duplicate = FindDuplicates(batch);
     WriteCatalogueChanges(batch);
     std::string data;
@@ -107,7 +138,6 @@ BatchWriter::Result BatchWriter::Write(Batch& batch) {
     }
     throw;
   }
-  for (std::int64_t day : batch.days()) known_days_.insert(day);
   result.duplicates = static_cast<std::int64_t>(batch.size()) - result.loaded;
   return result;
 }

@@ -1,4 +1,7 @@
-// Writes one batch in one transaction: partitions, duplicate check, catalogue changes, COPY.
+// Writes one batch: its day partitions (each in its own short transaction), then in one
+// transaction the duplicate check, the catalogue changes and the COPY. The unique index on
+// (id, timestamp) holds against concurrent loaders: a batch that collides with one is rolled
+// back and written again, when its duplicate check sees the other loader's rows.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +27,7 @@ class BatchWriter {
 
  private:
   void EnsurePartitions(const Batch& batch);
+  Result WriteOnce(Batch& batch);
   std::vector<bool> FindDuplicates(Batch& batch);
   void WriteCatalogueChanges(const Batch& batch);
 

@@ -208,6 +208,12 @@ void Loader::Run(std::istream& in) {
   while (writing && std::getline(in, line)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (line.size() > options_.max_event_bytes) {
+      ++stats_->lines;
+      Reject(line_no, "event is " + std::to_string(line.size()) + " bytes, over the limit of " +
+                          std::to_string(options_.max_event_bytes) + " (--max-event-bytes)");
+      continue;
+    }
     Line(line_no, line);
     if (batch_.size() >= options_.batch_size) writing = Seal(stage);
   }

@@ -12,6 +12,8 @@ namespace lqe::schema {
 namespace {
 
 constexpr std::string_view kLockKey = "lqe.migrate";
+constexpr int kLegacyGatewayRoleVersion = 4;  // 004_gateway_role.sql: the shared lqe_gateway
+constexpr std::size_t kMaxNameBytes = 63;
 
 void EnsureBookkeeping(pqxx::connection& conn) {
   pqxx::work tx(conn);
@@ -78,7 +80,28 @@ int SeedCatalogue(pqxx::connection& conn) {
   return static_cast<int>(result.affected_rows());
 }
 
+// The explicit role, else the recorded one, else lqe_gateway when 004 was applied by an earlier
+// run (an existing setup keeps its credentials), else the per-database default.
+std::string ChooseGatewayRole(pqxx::connection& conn, const MigrateOptions& options,
+                              bool legacy_setup) {
+  if (options.gateway_role) return *options.gateway_role;
+  pqxx::work tx(conn);
+  const auto recorded = tx.exec("SELECT name FROM logs.gateway_role");
+  if (!recorded.empty()) return recorded[0][0].as<std::string>();
+  if (legacy_setup) return "lqe_gateway";
+  return DefaultGatewayRole(tx.exec1("SELECT current_database()")[0].as<std::string>());
+}
+
 }  // namespace
+
+std::string DefaultGatewayRole(const std::string& database) {
+  std::string role = "lqe_gateway_" + database;
+  if (role.size() > kMaxNameBytes) {
+    throw SchemaError("the default gateway role name " + role + " is longer than " +
+                      std::to_string(kMaxNameBytes) + " bytes: name one with --gateway-role");
+  }
+  return role;
+}
 
 std::vector<Migration> ParseMigrations(const std::vector<EmbeddedFile>& files) {
   std::vector<Migration> out;
@@ -128,6 +151,7 @@ MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migr
 
   EnsureBookkeeping(conn);
   const auto applied = AppliedMigrations(conn);
+  const bool legacy_setup = applied.count(kLegacyGatewayRoleVersion) > 0;
   MigrateReport report;
   for (const auto& m : migrations) {
     const auto it = applied.find(m.version);
@@ -145,9 +169,18 @@ MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migr
   report.catalogue_rows_added = SeedCatalogue(conn);
   report.partitions_created =
       EnsurePartitionsAroundToday(conn, options.partition_days_back, options.partition_days_ahead);
-  if (options.gateway_password) {
+  report.gateway_role = ChooseGatewayRole(conn, options, legacy_setup);
+  if (report.gateway_role.empty() || report.gateway_role.size() > kMaxNameBytes) {
+    throw SchemaError("the gateway role name must be 1 to " + std::to_string(kMaxNameBytes) +
+                      " bytes");
+  }
+  {
     pqxx::work tx(conn);
-    tx.exec("ALTER ROLE lqe_gateway PASSWORD " + Literal(tx, *options.gateway_password));
+    tx.exec("SELECT logs.configure_gateway_role(" + Literal(tx, report.gateway_role) + ")");
+    if (options.gateway_password) {
+      tx.exec("ALTER ROLE " + tx.quote_name(report.gateway_role) + " PASSWORD " +
+              Literal(tx, *options.gateway_password));
+    }
     tx.commit();
   }
   return report;

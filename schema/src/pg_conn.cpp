@@ -11,6 +11,11 @@ std::string Trimmed(const char* message) {
   return out;
 }
 
+std::string SqlState(const PGresult* result) {
+  const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  return state != nullptr ? state : "";
+}
+
 }  // namespace
 
 PgConn::PgConn(const std::string& dsn) : conn_(PQconnectdb(dsn.c_str())) {
@@ -39,7 +44,7 @@ PgResult PgConn::Exec(const std::string& sql,
                                values.data(), nullptr, nullptr, 0));
   const auto status = PQresultStatus(result.get());
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-    throw PgError(Trimmed(PQresultErrorMessage(result.get())));
+    throw PgError(Trimmed(PQresultErrorMessage(result.get())), SqlState(result.get()));
   }
   return result;
 }
@@ -47,7 +52,7 @@ PgResult PgConn::Exec(const std::string& sql,
 void PgConn::CopyIn(const std::string& copy_sql, std::string_view data) {
   PgResult start(PQexec(conn_, copy_sql.c_str()));
   if (PQresultStatus(start.get()) != PGRES_COPY_IN) {
-    throw PgError(Trimmed(PQresultErrorMessage(start.get())));
+    throw PgError(Trimmed(PQresultErrorMessage(start.get())), SqlState(start.get()));
   }
   for (std::size_t pos = 0; pos < data.size(); pos += kCopyChunk) {
     const std::size_t n = std::min(kCopyChunk, data.size() - pos);
@@ -56,13 +61,15 @@ void PgConn::CopyIn(const std::string& copy_sql, std::string_view data) {
   if (PQputCopyEnd(conn_, nullptr) != 1) Throw("COPY failed");
   // Drain every result; the first failure wins.
   std::string failure;
+  std::string state;
   while (PGresult* raw = PQgetResult(conn_)) {
     PgResult result(raw);
     if (PQresultStatus(raw) != PGRES_COMMAND_OK && failure.empty()) {
       failure = Trimmed(PQresultErrorMessage(raw));
+      state = SqlState(raw);
     }
   }
-  if (!failure.empty()) throw PgError(failure);
+  if (!failure.empty()) throw PgError(failure, state);
 }
 
 std::string TextArrayLiteral(const std::vector<std::optional<std::string>>& values) {

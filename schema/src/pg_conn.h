@@ -9,13 +9,20 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lqe::schema {
 
 class PgError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit PgError(const std::string& what, std::string sqlstate = "")
+      : std::runtime_error(what), sqlstate_(std::move(sqlstate)) {}
+  // The server's SQLSTATE, e.g. "23505"; empty for client-side failures.
+  const std::string& sqlstate() const { return sqlstate_; }
+
+ private:
+  std::string sqlstate_;
 };
 
 class PgResult {

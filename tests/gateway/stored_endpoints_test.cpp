@@ -66,6 +66,7 @@ class StoredEndpointsTest : public ::testing::Test {
     pqxx::connection conn(db_.dsn());
     schema::MigrateOptions options;
     options.partition_days_back = 10;
+    options.gateway_role = "lqe_gateway";  // the role the gateway config below logs in as
     schema::Migrate(conn, options);
     now_ = NowMicros();
   }

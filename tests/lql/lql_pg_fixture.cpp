@@ -29,7 +29,8 @@ std::string ReadFile(const std::string& path) {
 void Migrate(const std::string& dsn) {
   const std::string lqe = LqeBinary();
   if (access(lqe.c_str(), X_OK) == 0) {
-    const std::string command = "'" + lqe + "' migrate --dsn '" + dsn + "' >/dev/null";
+    const std::string command =
+        "'" + lqe + "' migrate --gateway-role lqe_gateway --dsn '" + dsn + "' >/dev/null";
     if (std::system(command.c_str()) != 0) {  // NOLINT(cert-env33-c): test-only, fixed args
       throw std::runtime_error("lqe migrate failed: " + command);
     }

@@ -22,10 +22,14 @@ std::string Sha256Of(const std::string& path) {
   return sum;
 }
 
-std::string GatewayDsn(const TestDatabase& db) {
+std::string DsnAs(const TestDatabase& db, const std::string& user, const std::string& dbname) {
   pqxx::connection probe(db.dsn());
   return "host=" + std::string(probe.hostname()) + " port=" + std::string(probe.port()) +
-         " user=lqe_gateway dbname=" + db.name();
+         " user=" + user + " dbname=" + dbname;
+}
+
+std::string GatewayDsn(const TestDatabase& db) {
+  return DsnAs(db, "lqe_gateway_" + db.name(), db.name());
 }
 
 TEST(MigrateIntegrationTest, TwiceIsIdempotentAndRecordsChecksums) {
@@ -37,7 +41,9 @@ TEST(MigrateIntegrationTest, TwiceIsIdempotentAndRecordsChecksums) {
   const auto second = RunLqe({"migrate", "--dsn", db.dsn()});
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.out, "migrations: 0 applied, " + std::to_string(migrations.size()) +
-                            " already applied; catalogue rows added: 0; partitions created: 0\n");
+                            " already applied; catalogue rows added: 0; partitions created: 0; "
+                            "gateway role: lqe_gateway_" +
+                            db.name() + "\n");
 
   pqxx::connection conn(db.dsn());
   pqxx::work tx(conn);
@@ -122,8 +128,9 @@ TEST(MigrateIntegrationTest, GatewayRoleReadsButCannotWrite) {
   {
     pqxx::connection conn(db.dsn());
     pqxx::work tx(conn);
-    EXPECT_FALSE(
-        tx.exec1("SELECT rolpassword FROM pg_authid WHERE rolname = 'lqe_gateway'")[0].is_null());
+    EXPECT_FALSE(tx.exec1("SELECT rolpassword FROM pg_authid WHERE rolname = " +
+                          tx.quote("lqe_gateway_" + db.name()))[0]
+                     .is_null());
     tx.exec("INSERT INTO logs.edge VALUES ('r1', now(), 'hello', 'default', '{}')");
     tx.commit();
   }

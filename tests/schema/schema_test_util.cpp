@@ -1,5 +1,6 @@
 #include "schema_test_util.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +48,34 @@ std::string WriteTempFile(const std::string& text) {
   const std::string path = TempPath(".ndjson");
   std::ofstream(path, std::ios::binary) << text;
   return path;
+}
+
+std::vector<CommandResult> RunLqeTogether(const std::vector<std::vector<std::string>>& runs) {
+  std::vector<std::string> out_paths, err_paths, status_paths;
+  std::string command;
+  for (const auto& args : runs) {
+    out_paths.push_back(TempPath(".out"));
+    err_paths.push_back(TempPath(".err"));
+    status_paths.push_back(TempPath(".status"));
+    command += "(" + Quote(LqeBinary());
+    for (const auto& a : args) command += " " + Quote(a);
+    command += " </dev/null >" + Quote(out_paths.back()) + " 2>" + Quote(err_paths.back()) +
+               "; echo $? >" + Quote(status_paths.back()) + ") & ";
+  }
+  command += "wait";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  std::vector<CommandResult> results;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    CommandResult result;
+    result.exit_code = std::atoi(ReadFile(status_paths[i]).c_str());
+    result.out = ReadFile(out_paths[i]);
+    result.err = ReadFile(err_paths[i]);
+    for (const auto* path : {&out_paths[i], &err_paths[i], &status_paths[i]}) {
+      std::remove(path->c_str());
+    }
+    results.push_back(result);
+  }
+  return results;
 }
 
 CommandResult RunLqe(const std::vector<std::string>& args, const std::string& stdin_file) {

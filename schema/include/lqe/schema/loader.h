@@ -12,6 +12,8 @@ struct LoadOptions {
   std::string dsn;
   std::string source;              // "edge", ...
   std::size_t batch_size = 10000;  // events per COPY and transaction
+  // Longer lines are rejected unparsed: an oversized event would ride along in every listing.
+  std::size_t max_event_bytes = 1 << 20;
 };
 
 struct LoadStats {
@@ -27,11 +29,11 @@ class LoadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads NDJSON from `in`. Each rejected line is reported to `errors` as "line N: reason" and the
-// other lines are loaded. An event is a duplicate when an event with its id is stored already
-// with the same timestamp, or with any timestamp when the event has none. Throws LoadError for
-// an unknown source or a database failure (events of committed batches stay loaded); *stats
-// holds the counts so far either way.
+// Reads NDJSON from `in`. Each rejected line (invalid, or longer than max_event_bytes) is reported
+// to `errors` as "line N: reason" and the other lines are loaded. An event is a duplicate when an
+// event with its id is stored already with the same timestamp, or with any timestamp when the event
+// has none. Throws LoadError for an unknown source or a database failure (events of committed
+// batches stay loaded); *stats holds the counts so far either way.
 void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& errors,
                 LoadStats* stats);
 

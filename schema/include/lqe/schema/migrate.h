@@ -30,7 +30,11 @@ struct Migration {
 std::vector<Migration> ParseMigrations(const std::vector<EmbeddedFile>& files);
 
 struct MigrateOptions {
-  std::optional<std::string> gateway_password;  // sets lqe_gateway's password when given
+  // The database's read-only login role. Unset: the role recorded by an earlier run, else
+  // lqe_gateway for a database first migrated before roles were per database, else
+  // lqe_gateway_<database>.
+  std::optional<std::string> gateway_role;
+  std::optional<std::string> gateway_password;  // sets the gateway role's password when given
   int partition_days_back = 3;                  // daily partitions for today-back..today+ahead
   int partition_days_ahead = 3;
 };
@@ -40,9 +44,15 @@ struct MigrateReport {
   int already_applied = 0;
   int catalogue_rows_added = 0;                 // seed rows that were missing
   std::vector<std::string> partitions_created;  // e.g. "edge_p20261121"
+  std::string gateway_role;                     // the role configured for this database
 };
 
-// Applies the pending migrations to the database of `conn`. Throws SchemaError when an applied
+// The default gateway role of a database: "lqe_gateway_<database>". Throws SchemaError when that
+// is longer than PostgreSQL's 63-byte names.
+std::string DefaultGatewayRole(const std::string& database);
+
+// Applies the pending migrations to the database of `conn`, then configures the gateway role
+// (logs.configure_gateway_role). Throws SchemaError when an applied
 // migration's checksum differs from the embedded one (the file was edited after release), and
 // pqxx errors from the server.
 MigrateReport Migrate(pqxx::connection& conn, const MigrateOptions& options);
