@@ -2,6 +2,8 @@
 // oversized lines are rejected.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <pqxx/pqxx>
 #include <thread>
@@ -102,6 +104,7 @@ TEST_F(ConcurrentLoadTest, ConcurrentEnsurePartitionOfOneDaySucceeds) {
 
   std::string waiter_error;
   bool waiter_created = true;
+  std::atomic<bool> waiter_done = false;
   pqxx::connection second(db_.dsn());
   const int waiter_pid = second.backendpid();
   std::thread waiter([&] {
@@ -113,17 +116,18 @@ TEST_F(ConcurrentLoadTest, ConcurrentEnsurePartitionOfOneDaySucceeds) {
     } catch (const std::exception& e) {
       waiter_error = e.what();
     }
+    waiter_done = true;
   });
   // Commit only once the second session waits on the lock the first one holds.
   pqxx::connection observer(db_.dsn());
-  while (true) {
+  while (!waiter_done) {
     pqxx::work tx(observer);
     if (tx.exec_params1("SELECT count(*) FROM pg_locks WHERE pid = $1 AND NOT granted",
                         waiter_pid)[0]
             .as<int>() > 0) {
       break;
     }
-    std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   creating.commit();
   waiter.join();

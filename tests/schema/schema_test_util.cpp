@@ -45,7 +45,7 @@ std::string ReadFile(const std::string& path) {
 }
 
 std::string WriteTempFile(const std::string& text) {
-  const std::string path = TempPath(".ndjson");
+  std::string path = TempPath(".ndjson");
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
