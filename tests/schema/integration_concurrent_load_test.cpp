@@ -140,8 +140,9 @@ TEST_F(ConcurrentLoadTest, ConcurrentEnsurePartitionOfOneDaySucceeds) {
 
 TEST_F(ConcurrentLoadTest, OversizedLinesAreRejectedWithTheirLineNumber) {
   const std::string big(200, 'x');
+  // The third line is exactly at the limit, and loads.
   const std::string input = "{\"event_message\":\"small\"}\n{\"event_message\":\"" + big +
-                            "\"}\n{\"event_message\":\"small too\"}\n";
+                            "\"}\n{\"event_message\":\"" + std::string(80, 'z') + "\"}\n";
   const auto result = RunLqe({"load", "--dsn", db_.dsn(), "--source", "storage",
                               "--max-event-bytes", "100", WriteTempFile(input)});
   EXPECT_EQ(result.exit_code, 1);
