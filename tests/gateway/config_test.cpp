@@ -18,12 +18,20 @@ std::string Minimal(const std::string& extra_endpoint_lines = "") {
          extra_endpoint_lines;
 }
 
-ConfigError ExpectError(const TempDir& dir, const std::string& text) {
+// Every problem the loader reports for `text`.
+std::vector<ConfigError> ExpectErrors(const TempDir& dir, const std::string& text) {
   std::string path = dir.Write("gw.yaml", text);
   ConfigResult result = LoadConfig(path);
-  EXPECT_TRUE(std::holds_alternative<ConfigError>(result)) << text;
-  if (!std::holds_alternative<ConfigError>(result)) return {};
-  return std::get<ConfigError>(result);
+  EXPECT_TRUE(std::holds_alternative<ConfigErrors>(result)) << text;
+  if (!std::holds_alternative<ConfigErrors>(result)) return {};
+  return std::get<ConfigErrors>(result).list;
+}
+
+// The single problem the loader reports for `text`.
+ConfigError ExpectError(const TempDir& dir, const std::string& text) {
+  std::vector<ConfigError> errors = ExpectErrors(dir, text);
+  EXPECT_EQ(errors.size(), 1u) << text;
+  return errors.empty() ? ConfigError{} : errors.front();
 }
 
 TEST(ConfigTest, LoadsEveryKey) {
@@ -51,7 +59,7 @@ TEST(ConfigTest, LoadsEveryKey) {
           "  - name: b\n    sha256_file: keys/api.sha256\n    endpoints: [one]\n"
           "endpoints_dir: eps\nendpoints:\n  - name: two\n    query: |\n      select 2\n");
   ConfigResult result = LoadConfig(path);
-  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigError>(result).ToString();
+  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigErrors>(result).ToString();
   const Config& c = std::get<Config>(result);
   EXPECT_EQ(c.listen_host, "0.0.0.0");
   EXPECT_EQ(c.listen_port, 4100);
@@ -184,8 +192,8 @@ TEST(ConfigTest, ErrorsInEndpointFilesNameThatFile) {
 
 TEST(ConfigTest, MissingFile) {
   ConfigResult result = LoadConfig("/nonexistent/gw.yaml");
-  ASSERT_TRUE(std::holds_alternative<ConfigError>(result));
-  EXPECT_EQ(std::get<ConfigError>(result).ToString(),
+  ASSERT_TRUE(std::holds_alternative<ConfigErrors>(result));
+  EXPECT_EQ(std::get<ConfigErrors>(result).ToString(),
             "/nonexistent/gw.yaml:0: cannot read the config file");
 }
 
@@ -216,8 +224,9 @@ TEST(ConfigTest, TranslatorRefusalNamesTheQueryLine) {
   Config& config = std::get<Config>(loaded);
   std::string error;
   Catalog catalog = Catalog::FromEntries({{"edge", "id", "STRING", "NULLABLE"}}, &error);
-  auto refusal = TranslateEndpoints(config, catalog);
-  ASSERT_TRUE(refusal.has_value());
+  std::vector<ConfigError> refusals = TranslateEndpoints(config, catalog);
+  ASSERT_EQ(refusals.size(), 1u);
+  const ConfigError* refusal = &refusals.front();
   EXPECT_EQ(refusal->file, path);
   EXPECT_EQ(refusal->line, 9);
   EXPECT_EQ(refusal->message.rfind("endpoint bad: ", 0), 0u) << refusal->message;

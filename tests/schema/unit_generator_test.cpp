@@ -3,10 +3,10 @@
 #include <boost/json/parse.hpp>
 #include <map>
 
-#include "generator/event_generator.h"
+#include "lqe/schema/demo_events.h"
 #include "lqe/schema/event.h"
 
-namespace lqe::bench {
+namespace lqe::demo {
 namespace {
 
 constexpr std::int64_t kNow = 1795262400LL * 1000000;  // 2026-11-21T12:00:00Z
@@ -116,4 +116,4 @@ TEST(GeneratorTest, UnknownSourceAndNowParsing) {
 }
 
 }  // namespace
-}  // namespace lqe::bench
+}  // namespace lqe::demo

@@ -78,11 +78,11 @@ std::variant<Prepared, Response> PrepareQuery(const Request& request, const Rout
   prepared.endpoint = endpoint;
   prepared.params = std::move(std::get<ValidatedParams>(validated));
   if (!endpoint->sandbox && (prepared.params.sql || prepared.params.lql)) {
-    const char* which = prepared.params.sql ? "sql" : "lql";
+    const bool sql = prepared.params.sql.has_value();
     return ErrorResponse(400,
-                         std::string("endpoint ") + endpoint->name + " does not accept a " + which +
-                             " parameter (sandboxing is off)",
-                         {{"reason", "sandbox_disabled"}, {"parameter", which}});
+                         SandboxRefusal(*endpoint, sql ? ConsumerQuery::Language::kSql
+                                                       : ConsumerQuery::Language::kLql),
+                         {{"reason", "sandbox_disabled"}, {"parameter", sql ? "sql" : "lql"}});
   }
   const std::string* redact_header = request.Header(kRedactHeader);
   if (redact_header == nullptr) redact_header = request.Header(kLegacyRedactHeader);
@@ -212,15 +212,11 @@ std::variant<std::shared_ptr<const Translation>, Response> ChooseTranslation(con
                                                                              Context& context) {
   const EndpointDef& e = *p.endpoint;
   if (!p.params.sql && !p.params.lql) return e.translation;
-  TranslateOptions options;
-  options.catalog = context.state->catalog.get();
-  for (const auto& [name, def] : e.params) options.params[name] = ParamSqlType(def.type);
   ConsumerQuery consumer;
   consumer.language = p.params.sql ? ConsumerQuery::Language::kSql : ConsumerQuery::Language::kLql;
   consumer.text = p.params.sql ? *p.params.sql : *p.params.lql;
-  options.consumer = consumer;
-  options.now = context.now();
-  TranslateResult result = Translate(e.query, options);
+  TranslateResult result = Translate(
+      e.query, EndpointTranslateOptions(e, *context.state->catalog, consumer, context.now()));
   if (!result.ok()) {
     const Diagnostic& d = result.error();
     return DiagnosticResponse(d, d.source == DiagSource::kStored ? std::string_view(e.query)
