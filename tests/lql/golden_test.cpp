@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "lqe/ascii.h"
 #include "lql/bq_render.h"
 #include "lql/lql.h"
 #include "lql/timestamp.h"
@@ -80,7 +81,7 @@ std::vector<std::string> GoldenFiles() {
 std::string FileTestName(const ::testing::TestParamInfo<std::string>& param) {
   std::string name = param.param.substr(0, param.param.find('.'));
   for (char& ch : name) {
-    ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    ch = ascii::IsAlnum(ch) ? ch : '_';
   }
   return name;
 }

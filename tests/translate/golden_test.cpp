@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "lqe/ascii.h"
 #include "lqe/gateway/config.h"
 #include "lqe/translate.h"
 #include "support/golden_file.h"
@@ -190,7 +191,7 @@ INSTANTIATE_TEST_SUITE_P(Translate, GoldenTest, ::testing::ValuesIn(GoldenFiles(
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            std::string name = param.param.substr(0, param.param.find('.'));
                            for (auto& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                             if (!ascii::IsAlnum(ch)) ch = '_';
                            }
                            return name;
                          });

@@ -6,31 +6,24 @@
 
 #include "handlers/routes.h"
 #include "http/gzip.h"
+#include "lqe/ascii.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/gateway/errors.h"
 #include "lqe/gateway/params.h"
 #include "lqe/gateway/redact.h"
 #include "lqe/gateway/render.h"
 #include "lqe/regex.h"
+#include "lqe/uuid.h"
 
 namespace lqe::gateway {
 namespace {
 
 namespace json = boost::json;
 
-bool LooksLikeUuid(std::string_view s) {
-  if (s.size() != 36) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash ? s[i] != '-' : !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
-  }
-  return true;
-}
-
 const EndpointDef* FindEndpoint(const GatewayState& state, const Route& route) {
-  if (!route.by_name_only && LooksLikeUuid(route.endpoint)) {
+  if (!route.by_name_only && IsUuid(route.endpoint)) {
     std::string id(route.endpoint);
-    for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : id) c = ascii::ToLower(c);
     auto it = state.by_id.find(id);
     if (it != state.by_id.end()) return it->second.get();
   }
