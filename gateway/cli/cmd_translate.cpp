@@ -187,9 +187,8 @@ int Run(const TranslateArgs& args) {
   const TranslateResult result = Translate(subject.query, options);
   if (!result.ok()) {
     const Diagnostic& d = result.error();
-    const std::string_view text = d.source == DiagSource::kStored
-                                      ? std::string_view(subject.query)
-                                      : std::string_view(consumer ? consumer->text : "");
+    std::string_view text = subject.query;
+    if (d.source != DiagSource::kStored) text = consumer ? std::string_view(consumer->text) : "";
     std::cerr << RenderCaret(d, text) << "\n";
     return 1;
   }

@@ -46,8 +46,9 @@ void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node
             {"dsn", "pool_size", "statement_timeout_ms", "connect_timeout_ms"});
   if (!node["dsn"]) Fail(file, node, "database.dsn is required");
   c.dsn = GetString(file, node["dsn"], "database.dsn");
-  if (node["pool_size"])
+  if (node["pool_size"]) {
     c.pool_size = static_cast<int>(GetInt(file, node["pool_size"], "pool_size", 1, 1000));
+  }
   if (node["statement_timeout_ms"]) {
     c.statement_timeout_ms = static_cast<int>(
         GetInt(file, node["statement_timeout_ms"], "statement_timeout_ms", 1, 3600000));
@@ -119,8 +120,9 @@ void LoadEndpointsDir(Problems& problems, const std::string& file, const YAML::N
                       Config& c) {
   std::string dir = config::ResolvePath(file, GetString(file, node, "endpoints_dir"));
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
+  if (!std::filesystem::is_directory(dir, ec)) {
     Fail(file, node, "endpoints_dir " + dir + " is not a directory");
+  }
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     auto ext = entry.path().extension();
@@ -185,11 +187,12 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
   if (root["log_level"]) {
     read([&] {
       c.log_level = GetString(file, root["log_level"], "log_level");
-      static const std::set<std::string> kLevels = {"trace", "debug", "info",
-                                                    "warn",  "error", "off"};
-      if (!kLevels.contains(c.log_level))
+      static const std::set<std::string> levels = {"trace", "debug", "info",
+                                                   "warn",  "error", "off"};
+      if (!levels.contains(c.log_level)) {
         Fail(file, root["log_level"],
              "log_level must be one of trace, debug, info, warn, error, off");
+      }
     });
   }
   if (root["access_log"]) {
@@ -203,12 +206,14 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
       }
     });
   }
-  if (root["endpoints_dir"])
+  if (root["endpoints_dir"]) {
     read([&] { LoadEndpointsDir(problems, file, root["endpoints_dir"], c); });
+  }
   if (root["endpoints"]) {
     read([&] {
-      if (!root["endpoints"].IsSequence())
+      if (!root["endpoints"].IsSequence()) {
         Fail(file, root["endpoints"], "endpoints must be a list");
+      }
       for (const auto& e : root["endpoints"]) {
         read([&] { c.endpoints.push_back(config::ParseEndpoint(problems, file, e)); });
       }

@@ -62,8 +62,9 @@ ParamDef ParseParam(Problems& problems, const std::string& file, const std::stri
 
 void ParseSettings(Problems& problems, const std::string& file, const YAML::Node& node,
                    EndpointDef& e) {
-  if (node["max_rows"])
+  if (node["max_rows"]) {
     e.max_rows = static_cast<int>(GetInt(file, node["max_rows"], "max_rows", 1, 1000000));
+  }
   if (node["cache_seconds"]) {
     e.cache_seconds =
         static_cast<int>(GetInt(file, node["cache_seconds"], "cache_seconds", 0, 31536000));

@@ -25,11 +25,13 @@ void CheckKeys(Problems& problems, const std::string& file, const YAML::Node& ma
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     std::string list;
     for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    std::string guess = ClosestMatch(key, allowed, SuggestionLimit(key));
-    problems.Add(ConfigError{file, LineOf(item.first),
-                             "unknown key '" + key + "' in " + std::string(what) +
-                                 (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
-                                 " (allowed: " + list + ")"});
+    std::string message = "unknown key '" + key + "' in ";
+    message += what;
+    if (std::string guess = ClosestMatch(key, allowed, SuggestionLimit(key)); !guess.empty()) {
+      message += "; did you mean '" + guess + "'?";
+    }
+    message += " (allowed: " + list + ")";
+    problems.Add(ConfigError{file, LineOf(item.first), std::move(message)});
   }
 }
 

@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include <fstream>
+#include <iterator>
 #include <pqxx/pqxx>
 #include <sstream>
 
@@ -80,16 +81,19 @@ std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics
   auto state = std::make_shared<GatewayState>();
   state->config = LoadConfigCollecting(config_path, &problems);
   std::string catalog_error, warning;
-  if (problems.empty() || !state->config.endpoints.empty()) {
+  // A broken config still has its good endpoints translated, when there is a catalogue to use.
+  if (!state->config.endpoints.empty() &&
+      (!state->config.dsn.empty() || !state->config.catalogue_file.empty())) {
     state->catalog = LoadCatalog(state->config, &catalog_error, &warning);
   }
   if (!warning.empty()) spdlog::warn("{}", warning);
-  if (!state->catalog && !catalog_error.empty())
+  if (!state->catalog && !catalog_error.empty()) {
     problems.push_back({config_path, 0, catalog_error});
+  }
   if (state->catalog) {
-    for (ConfigError& e : TranslateEndpoints(state->config, *state->catalog)) {
-      problems.push_back(std::move(e));
-    }
+    std::vector<ConfigError> refusals = TranslateEndpoints(state->config, *state->catalog);
+    problems.insert(problems.end(), std::make_move_iterator(refusals.begin()),
+                    std::make_move_iterator(refusals.end()));
   }
   if (!problems.empty()) return nullptr;
   IndexState(*state, metrics);

@@ -108,7 +108,9 @@ std::optional<Instant> Parse(std::string_view text, const Options& options) {
     instant.has_zone = true;
   }
   instant.micros +=
-      (static_cast<std::int64_t>(h) * 3600 + mi * 60 + s - offset) * kMicrosPerSecond + fraction;
+      (static_cast<std::int64_t>(h) * 3600 + static_cast<std::int64_t>(mi) * 60 + s - offset) *
+          kMicrosPerSecond +
+      fraction;
   return instant;
 }
 
