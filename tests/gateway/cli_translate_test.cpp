@@ -17,7 +17,7 @@ using testing::ShellQuote;
 using testing::TempDir;
 
 std::string Encode(const std::string& text) {
-  static const char* kHex = "0123456789ABCDEF";
+  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : text) {
     if (ascii::IsAlnum(static_cast<char>(c)) || c == '-' || c == '_' || c == '.' || c == '~') {
