@@ -5,7 +5,9 @@
 
 #include <filesystem>
 
+#include "lqe/gateway/handler.h"
 #include "support.h"
+#include "support/test_database.h"
 
 namespace lqe::gateway {
 namespace {
@@ -332,6 +334,28 @@ TEST(ConfigTest, EndpointTranslateOptionsAndSandboxRefusal) {
 
 namespace lqe::gateway {
 namespace {
+
+// The snapshot builder (serve, reload, check, translate) reports loading and translation
+// problems of one config together.
+TEST(ConfigTest, BuildStateReportsEveryProblem) {
+  TempDir dir;
+  const std::string path = dir.Write(
+      "gw.yaml", "database:\n  dsn: host=127.0.0.1 port=1\ncatalogue_file: " +
+                     lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
+                     "\nendpoints:\n  - name: good\n    query: select 1 as one\n"
+                     "  - name: typo\n    query: select 1 as one\n    sandbox: yes please\n"
+                     "  - name: bad\n    query: select nope from `logs.edge`\n");
+  std::vector<ConfigError> problems;
+  EXPECT_EQ(BuildState(path, nullptr, &problems), nullptr);
+  ASSERT_EQ(problems.size(), 2u) << ConfigErrors{problems}.ToString();
+  EXPECT_EQ(problems[0].ToString(), path + ":9: sandbox must be true or false");
+  EXPECT_EQ(problems[1].line, 11);
+  EXPECT_EQ(problems[1].message.rfind("endpoint bad: ", 0), 0u) << problems[1].message;
+  std::string error;
+  EXPECT_EQ(BuildState(path, nullptr, &error), nullptr);
+  EXPECT_EQ(error, ConfigErrors{problems}.ToString());
+  EXPECT_NE(error.find('\n'), std::string::npos);
+}
 
 // A stored query the translator refuses is a config error at the line of the offending token.
 TEST(ConfigTest, TranslatorRefusalNamesTheQueryLine) {
