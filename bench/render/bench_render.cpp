@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "generator/event_generator.h"
 #include "http/gzip.h"
 #include "lqe/gateway/render.h"
+#include "lqe/schema/demo_events.h"
 
 namespace {
 
@@ -50,11 +50,11 @@ void PrintLikePostgres(const json::value& v, std::string& out) {
 // The metadata column of 100 generated edge events, as Postgres would send it.
 const std::vector<std::string>& ListingMetadata() {
   static const std::vector<std::string> texts = [] {
-    lqe::bench::GeneratorOptions options;
+    lqe::demo::GeneratorOptions options;
     options.source = "edge";
     options.seed = 42;
     options.now_micros = 1'790'000'000'000'000;
-    lqe::bench::EventGenerator generator(options);
+    lqe::demo::EventGenerator generator(options);
     std::vector<std::string> out;
     for (int i = 0; i < 100; ++i) {
       std::string line;

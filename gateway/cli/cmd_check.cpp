@@ -1,8 +1,9 @@
 // lqe check --config FILE: validate a config (keys, endpoint files, parameters, and every stored
-// query through the translator) without serving. The catalogue comes from Postgres when
-// reachable and from catalogue_file otherwise.
+// query through the translator) without serving. Every problem is printed, not only the first.
+// The catalogue comes from Postgres when reachable and from catalogue_file otherwise.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <vector>
 
 #include "commands.h"
 #include "lqe/gateway/handler.h"
@@ -14,10 +15,12 @@ void RegisterCheck(CLI::App& app, int* exit_code) {
   auto config = std::make_shared<std::string>();
   cmd->add_option("--config,-c", *config, "YAML config file")->required();
   cmd->callback([config, exit_code] {
-    std::string error;
-    auto state = gateway::BuildState(*config, nullptr, &error);
+    std::vector<gateway::ConfigError> problems;
+    auto state = gateway::BuildState(*config, nullptr, &problems);
     if (!state) {
-      std::cerr << "lqe check: " << error << "\n";
+      for (const auto& p : problems) std::cerr << "lqe check: " << p.ToString() << "\n";
+      std::cerr << "lqe check: " << problems.size()
+                << (problems.size() == 1 ? " problem" : " problems") << " found\n";
       *exit_code = 1;
       return;
     }

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "commands.h"
-#include "generator/event_generator.h"
+#include "lqe/schema/demo_events.h"
 
 namespace lqe::cli {
 namespace {
@@ -21,8 +21,8 @@ struct GenerateFlags {
 };
 
 // Writes `count` events of one source to `file`; false on a write error.
-bool WriteEvents(const bench::GeneratorOptions& options, std::uint64_t count, std::FILE* file) {
-  bench::EventGenerator generator(options);
+bool WriteEvents(const demo::GeneratorOptions& options, std::uint64_t count, std::FILE* file) {
+  demo::EventGenerator generator(options);
   std::string buffer;
   buffer.reserve(1 << 21);
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -37,13 +37,13 @@ bool WriteEvents(const bench::GeneratorOptions& options, std::uint64_t count, st
 }
 
 int Run(const GenerateFlags& flags) {
-  bench::GeneratorOptions options;
+  demo::GeneratorOptions options;
   options.seed = flags.seed;
   options.projects = flags.projects;
   options.now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
                            std::chrono::system_clock::now().time_since_epoch())
                            .count();
-  if (!flags.now.empty() && !bench::ParseNow(flags.now, &options.now_micros)) {
+  if (!flags.now.empty() && !demo::ParseNow(flags.now, &options.now_micros)) {
     std::cerr << "lqe generate: invalid --now \"" << flags.now
               << "\" (expected e.g. 2026-11-21T12:00:00Z)\n";
     return 2;
@@ -57,7 +57,7 @@ int Run(const GenerateFlags& flags) {
     return 2;
   }
   std::filesystem::create_directories(flags.out_dir);
-  for (const auto& source : bench::GeneratorSources()) {
+  for (const auto& source : demo::GeneratorSources()) {
     options.source = source;
     const std::string path = flags.out_dir + "/" + source + ".ndjson";
     std::FILE* file = std::fopen(path.c_str(), "wb");
@@ -77,11 +77,11 @@ void RegisterGenerate(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("generate", "Write deterministic demo log events as NDJSON");
   auto flags = std::make_shared<GenerateFlags>();
   std::string sources = "all";
-  for (const auto& s : bench::GeneratorSources()) sources += ", " + s;
+  for (const auto& s : demo::GeneratorSources()) sources += ", " + s;
   cmd->add_option("--source", flags->source, "Log source: " + sources)
       ->required()
       ->check(CLI::IsMember([] {
-        auto names = bench::GeneratorSources();
+        auto names = demo::GeneratorSources();
         names.push_back("all");
         return names;
       }()));

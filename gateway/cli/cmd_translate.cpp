@@ -1,6 +1,9 @@
 // lqe translate: BigQuery SQL (a file, stdin, or a stored endpoint, optionally sandboxed with a
 // consumer's SQL or LQL) to PostgreSQL, printed with its bind parameters and result columns.
-#include <yaml-cpp/yaml.h>
+// Endpoints come from the gateway's own loader, and are translated with the server's options and
+// sandbox rules, so `--config F --endpoint X` prints exactly what `lqe serve` would run.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -9,7 +12,11 @@
 #include <sstream>
 
 #include "commands.h"
+#include "lqe/ascii.h"
+#include "lqe/gateway/config.h"
+#include "lqe/gateway/handler.h"
 #include "lqe/translate.h"
+#include "sql_layout.h"
 
 namespace lqe::cli {
 namespace {
@@ -27,9 +34,9 @@ struct TranslateArgs {
   std::string lql;
 };
 
-struct Endpoint {
-  std::string query;
-  std::map<std::string, TypePtr, std::less<>> params;
+// A usage or input problem: printed as "lqe translate: <message>", exit 1.
+struct Refusal : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 bool ReadFile(const fs::path& path, std::string* out) {
@@ -39,48 +46,6 @@ bool ReadFile(const fs::path& path, std::string* out) {
   ss << in.rdbuf();
   *out = ss.str();
   return true;
-}
-
-// Endpoint YAML param types to BigQuery types (timestamps and enums arrive as strings).
-TypePtr EndpointParamType(const std::string& type) {
-  if (type == "integer") return Type::Scalar(TypeKind::kInt64);
-  if (type == "float") return Type::Scalar(TypeKind::kFloat64);
-  if (type == "boolean") return Type::Scalar(TypeKind::kBool);
-  return Type::Scalar(TypeKind::kString);
-}
-
-Endpoint LoadEndpointFile(const fs::path& file) {
-  const YAML::Node root = YAML::LoadFile(file.string());
-  Endpoint ep;
-  if (root["query"]) {
-    ep.query = root["query"].as<std::string>();
-  } else if (root["query_file"]) {
-    const fs::path q = file.parent_path() / root["query_file"].as<std::string>();
-    if (!ReadFile(q, &ep.query)) throw std::runtime_error("cannot read " + q.string());
-  } else {
-    throw std::runtime_error(file.string() + ": no query or query_file");
-  }
-  for (const auto& p : root["params"]) {
-    const std::string type = p.second["type"] ? p.second["type"].as<std::string>() : "string";
-    ep.params[p.first.as<std::string>()] = EndpointParamType(type);
-  }
-  return ep;
-}
-
-// Finds endpoint `name` in the config's endpoints_dir; also picks up its catalogue_file.
-fs::path FindEndpointFile(const fs::path& config, const std::string& name, std::string* catalogue) {
-  const YAML::Node root = YAML::LoadFile(config.string());
-  if (root["catalogue_file"] && catalogue->empty()) {
-    *catalogue = (config.parent_path() / root["catalogue_file"].as<std::string>()).string();
-  }
-  if (!root["endpoints_dir"]) throw std::runtime_error(config.string() + ": no endpoints_dir");
-  const fs::path dir = config.parent_path() / root["endpoints_dir"].as<std::string>();
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() != ".yaml") continue;
-    const YAML::Node ep = YAML::LoadFile(entry.path().string());
-    if (ep["name"] && ep["name"].as<std::string>() == name) return entry.path();
-  }
-  throw std::runtime_error("endpoint " + name + " not found in " + dir.string());
 }
 
 std::string DefaultCatalogue() {
@@ -96,58 +61,138 @@ std::string DefaultCatalogue() {
   return "schema/catalogue_seed.tsv";
 }
 
-int Run(TranslateArgs& args) {
-  Endpoint ep;
-  if (!args.config.empty()) {
-    if (args.endpoint.empty()) throw std::runtime_error("--config needs --endpoint");
-    args.endpoint_file = FindEndpointFile(args.config, args.endpoint, &args.catalogue).string();
+std::shared_ptr<const Catalog> ReadCatalogue(std::string path) {
+  if (path.empty()) path = DefaultCatalogue();
+  std::string tsv;
+  if (!ReadFile(path, &tsv)) throw Refusal("cannot read " + path);
+  std::string error;
+  auto catalog =
+      std::make_shared<const Catalog>(Catalog::FromEntries(Catalog::ParseTsv(tsv, &error), &error));
+  if (!error.empty()) throw Refusal(path + ": " + error);
+  return catalog;
+}
+
+// What is being translated: a stored endpoint (with the catalogue the server would use) or plain
+// SQL with --param declarations.
+struct Subject {
+  std::shared_ptr<const gateway::EndpointDef> endpoint;
+  std::shared_ptr<const Catalog> catalog;
+  std::shared_ptr<const gateway::GatewayState> state;  // keeps a --config snapshot alive
+  std::string query;
+  std::map<std::string, TypePtr, std::less<>> params;
+};
+
+Subject FromConfig(const TranslateArgs& args) {
+  if (args.endpoint.empty()) throw Refusal("--config needs --endpoint NAME");
+  if (!args.catalogue.empty()) {
+    throw Refusal("--catalogue does not apply to --config (the server's catalogue is used)");
   }
-  if (!args.endpoint_file.empty()) {
-    ep = LoadEndpointFile(args.endpoint_file);
-  } else if (args.input.empty() || args.input == "-") {
+  // BuildState logs (e.g. "catalogue not read from Postgres") to stderr, not into the SQL.
+  spdlog::set_default_logger(spdlog::stderr_color_st("lqe-translate"));
+  std::string error;
+  auto state = gateway::BuildState(args.config, nullptr, &error);
+  if (!state) throw Refusal(error);
+  std::shared_ptr<const gateway::EndpointDef> endpoint;
+  if (auto by_name = state->by_name.find(args.endpoint); by_name != state->by_name.end()) {
+    endpoint = by_name->second;
+  } else if (auto by_id = state->by_id.find(ascii::Lower(args.endpoint));
+             by_id != state->by_id.end()) {
+    endpoint = by_id->second;
+  } else {
+    throw Refusal("no endpoint named " + args.endpoint + " in " + args.config);
+  }
+  return {endpoint, state->catalog, state, endpoint->query, {}};
+}
+
+Subject FromEndpointFile(const TranslateArgs& args) {
+  auto loaded = gateway::LoadEndpointFile(args.endpoint_file);
+  if (auto* errors = std::get_if<gateway::ConfigErrors>(&loaded)) throw Refusal(errors->ToString());
+  auto endpoint = std::get<std::shared_ptr<gateway::EndpointDef>>(loaded);
+  Subject subject{endpoint, ReadCatalogue(args.catalogue), nullptr, endpoint->query, {}};
+  // The stored query alone, as the config loader translates it.
+  gateway::Config config;
+  config.endpoints.push_back(endpoint);
+  auto refusals = gateway::TranslateEndpoints(config, *subject.catalog);
+  if (!refusals.empty()) throw Refusal(gateway::ConfigErrors{refusals}.ToString());
+  return subject;
+}
+
+Subject FromSql(const TranslateArgs& args) {
+  Subject subject;
+  if (args.input.empty() || args.input == "-") {
     std::ostringstream ss;
     ss << std::cin.rdbuf();
-    ep.query = ss.str();
-  } else if (!ReadFile(args.input, &ep.query)) {
-    throw std::runtime_error("cannot read " + args.input);
+    subject.query = ss.str();
+  } else if (!ReadFile(args.input, &subject.query)) {
+    throw Refusal("cannot read " + args.input);
   }
   for (const auto& p : args.params) {
     const auto eq = p.find('=');
     const TypeKind kind = ParseScalarTypeName(eq == std::string::npos ? "" : p.substr(eq + 1));
     if (eq == std::string::npos || kind == TypeKind::kUnknown) {
-      throw std::runtime_error("--param " + p + ": expected name=TYPE, e.g. project=STRING");
+      throw Refusal("--param " + p + ": expected name=TYPE, e.g. project=STRING");
     }
-    ep.params[p.substr(0, eq)] = Type::Scalar(kind);
+    subject.params[p.substr(0, eq)] = Type::Scalar(kind);
   }
-  if (args.catalogue.empty()) args.catalogue = DefaultCatalogue();
-  std::string tsv;
-  if (!ReadFile(args.catalogue, &tsv)) throw std::runtime_error("cannot read " + args.catalogue);
-  std::string error;
-  const Catalog catalog = Catalog::FromEntries(Catalog::ParseTsv(tsv, &error), &error);
-  if (!error.empty()) throw std::runtime_error(args.catalogue + ": " + error);
+  subject.catalog = ReadCatalogue(args.catalogue);
+  return subject;
+}
 
-  TranslateOptions options;
-  options.catalog = &catalog;
-  options.params = ep.params;
-  if (!args.sql.empty()) options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, args.sql};
-  if (!args.lql.empty()) options.consumer = ConsumerQuery{ConsumerQuery::Language::kLql, args.lql};
-  const TranslateResult result = Translate(ep.query, options);
-  if (!result.ok()) {
-    const Diagnostic& d = result.error();
-    const std::string_view text = d.source == DiagSource::kStored ? std::string_view(ep.query)
-                                  : d.source == DiagSource::kConsumerSql ? args.sql
-                                                                         : args.lql;
-    std::cerr << RenderCaret(d, text) << "\n";
-    return 1;
-  }
-  const Translation& t = result.value();
-  std::cout << t.pg_sql << "\n-- params\n";
+// The consumer query as the server reads it: a non-empty sql wins over lql; empty means none.
+std::optional<ConsumerQuery> Consumer(const TranslateArgs& args) {
+  if (!args.sql.empty()) return ConsumerQuery{ConsumerQuery::Language::kSql, args.sql};
+  if (!args.lql.empty()) return ConsumerQuery{ConsumerQuery::Language::kLql, args.lql};
+  return std::nullopt;
+}
+
+void Print(const Translation& t) {
+  std::cout << LayOutSql(t.pg_sql) << "\n-- params\n";
   for (std::size_t i = 0; i < t.params.size(); ++i) {
     std::cout << "$" << i + 1 << " " << t.params[i].name << " " << TypeName(*t.params[i].type)
               << (t.params[i].transform == ParamTransform::kRegexPattern ? " regex" : "") << "\n";
   }
   std::cout << "-- columns\n";
   for (const auto& c : t.columns) std::cout << c.name << " " << TypeName(*c.type) << "\n";
+}
+
+int Run(const TranslateArgs& args) {
+  const bool stored = !args.config.empty() || !args.endpoint_file.empty();
+  if (!args.config.empty() && !args.endpoint_file.empty()) {
+    throw Refusal("give --config with --endpoint, or --endpoint-file, not both");
+  }
+  if (!args.endpoint.empty() && args.config.empty()) throw Refusal("--endpoint needs --config");
+  if (stored && (!args.input.empty() || !args.params.empty())) {
+    throw Refusal("an endpoint declares its own query and parameters (no FILE or --param)");
+  }
+  if (!stored && (!args.sql.empty() || !args.lql.empty())) {
+    throw Refusal("--sql and --lql need an endpoint (--config and --endpoint, or --endpoint-file)");
+  }
+  const Subject subject = !args.config.empty()          ? FromConfig(args)
+                          : !args.endpoint_file.empty() ? FromEndpointFile(args)
+                                                        : FromSql(args);
+  const std::optional<ConsumerQuery> consumer = Consumer(args);
+  if (subject.endpoint && !consumer) {
+    Print(*subject.endpoint->translation);  // the stored translation the server runs
+    return 0;
+  }
+  TranslateOptions options;
+  if (subject.endpoint) {
+    const std::string refusal = gateway::SandboxRefusal(*subject.endpoint, consumer->language);
+    if (!refusal.empty()) throw Refusal(refusal);
+    options = gateway::EndpointTranslateOptions(*subject.endpoint, *subject.catalog, consumer);
+  } else {
+    options.catalog = subject.catalog.get();
+    options.params = subject.params;
+  }
+  const TranslateResult result = Translate(subject.query, options);
+  if (!result.ok()) {
+    const Diagnostic& d = result.error();
+    std::string_view text = subject.query;
+    if (d.source != DiagSource::kStored) text = consumer ? std::string_view(consumer->text) : "";
+    std::cerr << RenderCaret(d, text) << "\n";
+    return 1;
+  }
+  Print(result.value());
   return 0;
 }
 
@@ -158,11 +203,11 @@ void RegisterTranslate(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("translate", "Translate BigQuery SQL to PostgreSQL");
   cmd->add_option("input", args->input, "BigQuery SQL file, or - for stdin");
   cmd->add_option("--catalogue", args->catalogue,
-                  "Field catalogue TSV (default schema/catalogue_seed.tsv)");
+                  "Field catalogue TSV (default schema/catalogue_seed.tsv; not with --config)");
   cmd->add_option("--param", args->params, "Declare a parameter: name=TYPE (STRING, INT64, ...)");
   cmd->add_option("--config", args->config,
-                  "Gateway config file (reads endpoints_dir, catalogue_file)");
-  cmd->add_option("--endpoint", args->endpoint, "Endpoint name in --config");
+                  "Gateway config file: translate as `lqe serve --config` would");
+  cmd->add_option("--endpoint", args->endpoint, "Endpoint name or id in --config");
   cmd->add_option("--endpoint-file", args->endpoint_file,
                   "Endpoint YAML file, e.g. sql/logs.all.yaml");
   cmd->add_option("--sql", args->sql, "Consumer SQL to run in the endpoint's sandbox");

@@ -11,7 +11,7 @@ namespace lqe::cli {
 void RegisterMigrate(CLI::App& app, int* exit_code);    // schema: apply migrations
 void RegisterLoad(CLI::App& app, int* exit_code);       // schema: NDJSON events -> log tables
 void RegisterRetention(CLI::App& app, int* exit_code);  // schema: drop old daily partitions
-void RegisterGenerate(CLI::App& app, int* exit_code);   // bench: deterministic demo events
+void RegisterGenerate(CLI::App& app, int* exit_code);   // schema: deterministic demo events
 void RegisterTranslate(CLI::App& app, int* exit_code);  // translator: BigQuery SQL -> PG SQL
 void RegisterServe(CLI::App& app, int* exit_code);      // gateway: the HTTP service
 void RegisterCheck(CLI::App& app, int* exit_code);      // gateway: validate a config

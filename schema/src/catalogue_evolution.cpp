@@ -1,10 +1,11 @@
 #include "lqe/schema/catalogue_evolution.h"
 
 #include <algorithm>
-#include <cctype>
 #include <functional>
 #include <string_view>
 #include <unordered_map>
+
+#include "lqe/ascii.h"
 
 namespace lqe::schema {
 
@@ -68,8 +69,7 @@ struct StringHash {
 
 bool SameIgnoringCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
+           return ascii::ToLower(x) == ascii::ToLower(y);
          });
 }
 

@@ -1,11 +1,13 @@
-// Hand-written because neither the C++20 library shipped with GCC 12 (no std::chrono::parse) nor
-// Boost.DateTime parses ISO 8601 with numeric offsets; std::chrono does the calendar arithmetic.
+// ISO 8601 text goes through the shared reader (lqe/iso8601.h); epoch numbers are read here.
 #include "lqe/schema/timestamp.h"
 
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+
+#include "lqe/iso8601.h"
 
 namespace lqe::schema {
 namespace {
@@ -15,40 +17,6 @@ using std::chrono::month;
 using std::chrono::sys_days;
 using std::chrono::year;
 using std::chrono::year_month_day;
-
-class Cursor {
- public:
-  explicit Cursor(std::string_view text) : text_(text) {}
-  bool Done() const { return pos_ == text_.size(); }
-  char Peek() const { return Done() ? '\0' : text_[pos_]; }
-  void Skip() { ++pos_; }
-  bool Eat(char c) {
-    if (Peek() != c) return false;
-    ++pos_;
-    return true;
-  }
-  bool EatWord(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) return false;
-    pos_ += word.size();
-    return true;
-  }
-  // Reads exactly `count` digits.
-  bool Digits(int count, int* out) {
-    int value = 0;
-    for (int i = 0; i < count; ++i) {
-      const char c = Peek();
-      if (c < '0' || c > '9') return false;
-      value = value * 10 + (c - '0');
-      ++pos_;
-    }
-    *out = value;
-    return true;
-  }
-
- private:
-  std::string_view text_;
-  std::size_t pos_ = 0;
-};
 
 std::optional<std::int64_t> Fail(std::string* error, const std::string& message) {
   if (error) *error = message;
@@ -60,42 +28,6 @@ std::optional<std::int64_t> InRange(std::int64_t micros, std::string* error) {
     return Fail(error, "timestamp out of range (1970-01-01 to 2099-12-31)");
   }
   return micros;
-}
-
-// Fraction digits after '.', truncated to microseconds.
-bool ParseFraction(Cursor& c, std::int64_t* micros) {
-  int digits = 0;
-  std::int64_t value = 0;
-  while (c.Peek() >= '0' && c.Peek() <= '9') {
-    if (digits < 6) value = value * 10 + (c.Peek() - '0');
-    ++digits;
-    c.Skip();
-  }
-  if (digits == 0) return false;
-  for (int i = digits; i < 6; ++i) value *= 10;
-  *micros = value;
-  return true;
-}
-
-// Zone suffix: Z, " UTC", "+HH:MM", "+HHMM", "+HH" or nothing. Sets the offset in seconds.
-bool ParseZone(Cursor& c, int* offset_seconds) {
-  *offset_seconds = 0;
-  if (c.Done() || c.Eat('Z') || c.Eat('z') || c.EatWord(" UTC") || c.EatWord("UTC")) {
-    return c.Done();
-  }
-  const char sign = c.Peek();
-  if (sign != '+' && sign != '-') return false;
-  c.Skip();
-  int hours = 0;
-  int minutes = 0;
-  if (!c.Digits(2, &hours)) return false;
-  if (!c.Done()) {
-    c.Eat(':');
-    if (!c.Digits(2, &minutes)) return false;
-  }
-  if (hours > 23 || minutes > 59 || !c.Done()) return false;
-  *offset_seconds = (sign == '-' ? -1 : 1) * (hours * 3600 + minutes * 60);
-  return true;
 }
 
 bool AllDigits(std::string_view text) {
@@ -117,29 +49,13 @@ std::optional<std::int64_t> ParseTimestampText(std::string_view text, std::strin
   }
   const std::string bad = "invalid timestamp \"" + std::string(text.substr(0, 64)) +
                           "\" (expected ISO 8601 or a unix epoch number)";
-  Cursor c(text);
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-  if (!c.Digits(4, &y) || !c.Eat('-') || !c.Digits(2, &mo) || !c.Eat('-') || !c.Digits(2, &d)) {
-    return Fail(error, bad);
-  }
-  const year_month_day date{year{y}, month{static_cast<unsigned>(mo)},
-                            day{static_cast<unsigned>(d)}};
-  if (!date.ok()) return Fail(error, bad);
-  std::int64_t fraction = 0;
-  int offset = 0;
-  if (!c.Done()) {
-    if (!c.Eat('T') && !c.Eat('t') && !c.Eat(' ')) return Fail(error, bad);
-    if (!c.Digits(2, &h) || !c.Eat(':') || !c.Digits(2, &mi)) return Fail(error, bad);
-    if (c.Eat(':') && !c.Digits(2, &s)) return Fail(error, bad);
-    if ((c.Peek() == '.' || c.Peek() == ',') && (c.Skip(), !ParseFraction(c, &fraction))) {
-      return Fail(error, bad);
-    }
-    if (h > 23 || mi > 59 || s > 59) return Fail(error, bad);
-    if (!ParseZone(c, &offset)) return Fail(error, bad);
-  }
-  const std::int64_t days = sys_days{date}.time_since_epoch().count();
-  const std::int64_t seconds = days * 86400 + h * 3600 + mi * 60 + s - offset;
-  return InRange(seconds * 1000000 + fraction, error);
+  iso8601::Options options;  // log lines also write " UTC", "," and nanoseconds or more
+  options.allow_utc_word = true;
+  options.allow_comma_fraction = true;
+  options.max_fraction_digits = std::numeric_limits<int>::max();
+  const auto instant = iso8601::Parse(text, options);
+  if (!instant) return Fail(error, bad);
+  return InRange(instant->micros, error);
 }
 
 std::optional<std::int64_t> EpochToMicros(std::int64_t value, std::string* error) {

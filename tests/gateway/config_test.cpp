@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "lqe/gateway/handler.h"
 #include "support.h"
+#include "support/test_database.h"
 
 namespace lqe::gateway {
 namespace {
@@ -18,12 +22,20 @@ std::string Minimal(const std::string& extra_endpoint_lines = "") {
          extra_endpoint_lines;
 }
 
-ConfigError ExpectError(const TempDir& dir, const std::string& text) {
+// Every problem the loader reports for `text`.
+std::vector<ConfigError> ExpectErrors(const TempDir& dir, const std::string& text) {
   std::string path = dir.Write("gw.yaml", text);
   ConfigResult result = LoadConfig(path);
-  EXPECT_TRUE(std::holds_alternative<ConfigError>(result)) << text;
-  if (!std::holds_alternative<ConfigError>(result)) return {};
-  return std::get<ConfigError>(result);
+  EXPECT_TRUE(std::holds_alternative<ConfigErrors>(result)) << text;
+  if (!std::holds_alternative<ConfigErrors>(result)) return {};
+  return std::get<ConfigErrors>(result).list;
+}
+
+// The single problem the loader reports for `text`.
+ConfigError ExpectError(const TempDir& dir, const std::string& text) {
+  std::vector<ConfigError> errors = ExpectErrors(dir, text);
+  EXPECT_EQ(errors.size(), 1u) << text;
+  return errors.empty() ? ConfigError{} : errors.front();
 }
 
 TEST(ConfigTest, LoadsEveryKey) {
@@ -51,7 +63,7 @@ TEST(ConfigTest, LoadsEveryKey) {
           "  - name: b\n    sha256_file: keys/api.sha256\n    endpoints: [one]\n"
           "endpoints_dir: eps\nendpoints:\n  - name: two\n    query: |\n      select 2\n");
   ConfigResult result = LoadConfig(path);
-  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigError>(result).ToString();
+  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigErrors>(result).ToString();
   const Config& c = std::get<Config>(result);
   EXPECT_EQ(c.listen_host, "0.0.0.0");
   EXPECT_EQ(c.listen_port, 4100);
@@ -184,8 +196,8 @@ TEST(ConfigTest, ErrorsInEndpointFilesNameThatFile) {
 
 TEST(ConfigTest, MissingFile) {
   ConfigResult result = LoadConfig("/nonexistent/gw.yaml");
-  ASSERT_TRUE(std::holds_alternative<ConfigError>(result));
-  EXPECT_EQ(std::get<ConfigError>(result).ToString(),
+  ASSERT_TRUE(std::holds_alternative<ConfigErrors>(result));
+  EXPECT_EQ(std::get<ConfigErrors>(result).ToString(),
             "/nonexistent/gw.yaml:0: cannot read the config file");
 }
 
@@ -198,11 +210,152 @@ TEST(ConfigTest, ParamSqlTypes) {
   EXPECT_EQ(ParamSqlType(ParamType::kBoolean)->kind, TypeKind::kBool);
 }
 
+// Unknown keys are refused at every level, each with the nearest allowed key when one is close.
+TEST(ConfigTest, UnknownKeysAreRefusedEverywhereWithSuggestions) {
+  const std::string h(kHash);
+  const std::vector<BadCase> cases = {
+      {"database:\n  dsn: x\nlisen: 1.2.3.4:5\nendpoints: [{name: a, query: q}]\n", 3,
+       "unknown key 'lisen' in the config; did you mean 'listen'? (allowed: listen, io_threads,"},
+      {"database:\n  dsn: x\n  pool_sise: 2\nendpoints: [{name: a, query: q}]\n", 3,
+       "unknown key 'pool_sise' in database; did you mean 'pool_size'?"},
+      {"database:\n  dsn: x\nhttp:\n  max_body: 5\nendpoints: [{name: a, query: q}]\n", 4,
+       "unknown key 'max_body' in http (allowed: max_header_bytes,"},
+      {"database:\n  dsn: x\napi_keys:\n  - name: k\n    sha256: " + h +
+           "\n    endpoints: ['*']\n    endpiont: [a]\nendpoints: [{name: a, query: q}]\n",
+       7, "unknown key 'endpiont' in api key; did you mean 'endpoints'?"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n    cache_second: 5\n", 6,
+       "unknown key 'cache_second' in endpoint; did you mean 'cache_seconds'?"},
+      {"database:\n  dsn: x\nendpoints:\n  - name: a\n    query: q\n    params:\n      p: "
+       "{type: string, requird: true}\n",
+       7, "unknown key 'requird' in parameter p; did you mean 'required'?"},
+  };
+  for (const BadCase& c : cases) {
+    TempDir dir;
+    ConfigError e = ExpectError(dir, c.text);
+    EXPECT_EQ(e.line, c.line) << c.text << "\n" << e.ToString();
+    EXPECT_EQ(e.message.rfind(c.message, 0), 0u) << e.ToString();
+  }
+}
+
+// One load reports every broken part: keys, API keys, endpoints and endpoint files.
+TEST(ConfigTest, EveryProblemIsReported) {
+  TempDir dir;
+  dir.Write("eps/a.yaml", "name: a\nquery: q\nmax_rows: -1\n");
+  dir.Write("eps/b.yaml", "name: b\nquery: [unclosed\n");
+  dir.Write("eps/c.yaml", "name: c\nquery: q\n");
+  const std::vector<ConfigError> errors =
+      ExpectErrors(dir,
+                   "database:\n  dsn: x\n  pool_size: 0\nlog_level: loud\nendpoints_dir: eps\n"
+                   "api_keys:\n  - name: k\n    sha256: abc\n    endpoints: ['*']\n"
+                   "endpoints:\n  - name: d\n  - name: e\n    query: q\n    bogus: 1\n  - name: c\n"
+                   "    query: q\n");
+  const std::string gw = (dir.path() / "gw.yaml").string();
+  const std::vector<std::string> expected = {
+      gw + ":3: pool_size must be between 1 and 1000",
+      gw + ":4: log_level must be one of trace, debug, info, warn, error, off",
+      gw + ":7: api key k: sha256 must be 64 hex digits",
+      (dir.path() / "eps/a.yaml").string() + ":3: max_rows must be between 1 and 1000000",
+      (dir.path() / "eps/b.yaml").string() + ":3: ",
+      gw + ":11: endpoint d has neither query nor query_file",
+      gw + ":14: unknown key 'bogus' in endpoint",
+      gw + ":16: duplicate endpoint name c",
+  };
+  ASSERT_EQ(errors.size(), expected.size()) << ConfigErrors{errors}.ToString();
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(errors[i].ToString().rfind(expected[i], 0), 0u) << errors[i].ToString();
+  }
+}
+
+TEST(ConfigTest, EmptyEndpointsDirIsAnError) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "eps");
+  ConfigError e = ExpectError(dir, "database:\n  dsn: x\nendpoints_dir: eps\n");
+  EXPECT_EQ(e.line, 1);
+  EXPECT_EQ(e.message, "no endpoints defined (endpoints_dir or endpoints)");
+}
+
+TEST(ConfigTest, OneEndpointFileLoadsOnItsOwn) {
+  TempDir dir;
+  dir.Write("q.sql", "select @project as p\n");
+  const std::string good = dir.Write(
+      "good.yaml",
+      "name: one\nquery_file: q.sql\nsandbox: true\nparams:\n  project: {type: string}\n");
+  auto loaded = LoadEndpointFile(good);
+  ASSERT_TRUE(std::holds_alternative<std::shared_ptr<EndpointDef>>(loaded));
+  const EndpointDef& e = *std::get<std::shared_ptr<EndpointDef>>(loaded);
+  EXPECT_EQ(e.name, "one");
+  EXPECT_EQ(e.query, "select @project as p\n");
+  EXPECT_TRUE(e.sandbox);
+  EXPECT_EQ(e.params.at("project").type, ParamType::kString);
+
+  const std::string bad = dir.Write("bad.yaml", "name: two\nquery: q\nsandbx: true\nmax_rows: x\n");
+  auto refused = LoadEndpointFile(bad);
+  ASSERT_TRUE(std::holds_alternative<ConfigErrors>(refused));
+  EXPECT_EQ(std::get<ConfigErrors>(refused).ToString(),
+            bad +
+                ":3: unknown key 'sandbx' in endpoint; did you mean 'sandbox'? (allowed: id, "
+                "name, description, query, query_file, max_rows, cache_seconds, "
+                "cache_warming_seconds, sandbox, redact_pii, params)\n" +
+                bad + ":4: max_rows must be an integer");
+  auto missing = LoadEndpointFile((dir.path() / "none.yaml").string());
+  ASSERT_TRUE(std::holds_alternative<ConfigErrors>(missing));
+  EXPECT_EQ(std::get<ConfigErrors>(missing).ToString(),
+            (dir.path() / "none.yaml").string() + ":0: cannot read the endpoint file");
+}
+
+// The server and `lqe translate` share these: parameter types and the sandbox refusal.
+TEST(ConfigTest, EndpointTranslateOptionsAndSandboxRefusal) {
+  EndpointDef e;
+  e.name = "ep";
+  e.params["n"].type = ParamType::kInteger;
+  e.params["t"].type = ParamType::kTimestamp;
+  std::string error;
+  const Catalog catalog = Catalog::FromEntries({{"edge", "id", "STRING", "NULLABLE"}}, &error);
+  const auto now = std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
+  TranslateOptions options = EndpointTranslateOptions(
+      e, catalog, ConsumerQuery{ConsumerQuery::Language::kLql, "error"}, now);
+  EXPECT_EQ(options.catalog, &catalog);
+  EXPECT_EQ(options.params.at("n")->kind, TypeKind::kInt64);
+  EXPECT_EQ(options.params.at("t")->kind, TypeKind::kString);
+  ASSERT_TRUE(options.consumer.has_value());
+  EXPECT_EQ(options.consumer->text, "error");
+  EXPECT_EQ(options.now, now);
+  EXPECT_FALSE(EndpointTranslateOptions(e, catalog).consumer.has_value());
+  EXPECT_EQ(SandboxRefusal(e, ConsumerQuery::Language::kSql),
+            "endpoint ep does not accept a sql parameter (sandboxing is off)");
+  EXPECT_EQ(SandboxRefusal(e, ConsumerQuery::Language::kLql),
+            "endpoint ep does not accept a lql parameter (sandboxing is off)");
+  e.sandbox = true;
+  EXPECT_EQ(SandboxRefusal(e, ConsumerQuery::Language::kSql), "");
+}
+
 }  // namespace
 }  // namespace lqe::gateway
 
 namespace lqe::gateway {
 namespace {
+
+// The snapshot builder (serve, reload, check, translate) reports loading and translation
+// problems of one config together.
+TEST(ConfigTest, BuildStateReportsEveryProblem) {
+  TempDir dir;
+  const std::string path = dir.Write(
+      "gw.yaml", "database:\n  dsn: host=127.0.0.1 port=1\ncatalogue_file: " +
+                     lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
+                     "\nendpoints:\n  - name: good\n    query: select 1 as one\n"
+                     "  - name: typo\n    query: select 1 as one\n    sandbox: yes please\n"
+                     "  - name: bad\n    query: select nope from `logs.edge`\n");
+  std::vector<ConfigError> problems;
+  EXPECT_EQ(BuildState(path, nullptr, &problems), nullptr);
+  ASSERT_EQ(problems.size(), 2u) << ConfigErrors{problems}.ToString();
+  EXPECT_EQ(problems[0].ToString(), path + ":9: sandbox must be true or false");
+  EXPECT_EQ(problems[1].line, 11);
+  EXPECT_EQ(problems[1].message.rfind("endpoint bad: ", 0), 0u) << problems[1].message;
+  std::string error;
+  EXPECT_EQ(BuildState(path, nullptr, &error), nullptr);
+  EXPECT_EQ(error, ConfigErrors{problems}.ToString());
+  EXPECT_NE(error.find('\n'), std::string::npos);
+}
 
 // A stored query the translator refuses is a config error at the line of the offending token.
 TEST(ConfigTest, TranslatorRefusalNamesTheQueryLine) {
@@ -216,8 +369,9 @@ TEST(ConfigTest, TranslatorRefusalNamesTheQueryLine) {
   Config& config = std::get<Config>(loaded);
   std::string error;
   Catalog catalog = Catalog::FromEntries({{"edge", "id", "STRING", "NULLABLE"}}, &error);
-  auto refusal = TranslateEndpoints(config, catalog);
-  ASSERT_TRUE(refusal.has_value());
+  std::vector<ConfigError> refusals = TranslateEndpoints(config, catalog);
+  ASSERT_EQ(refusals.size(), 1u);
+  const ConfigError* refusal = &refusals.front();
   EXPECT_EQ(refusal->file, path);
   EXPECT_EQ(refusal->line, 9);
   EXPECT_EQ(refusal->message.rfind("endpoint bad: ", 0), 0u) << refusal->message;

@@ -8,6 +8,8 @@
 #include <map>
 #include <string>
 
+#include "lqe/ascii.h"
+
 namespace lqe::gateway::testing {
 
 struct HttpResult {
@@ -55,7 +57,7 @@ class HttpConnection {
     out.status = static_cast<int>(res.result_int());
     for (const auto& f : res) {
       std::string name(f.name_string());
-      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      for (char& c : name) c = ascii::ToLower(c);
       out.headers[name] = std::string(f.value());
     }
     out.body = res.body();

@@ -9,81 +9,22 @@
 #include <fstream>
 #include <sstream>
 
+#include "lqe/ascii.h"
 #include "lql/bq_render.h"
 #include "lql/lql.h"
 #include "lql/timestamp.h"
+#include "support/golden_file.h"
 #include "support/test_database.h"
 #include "test_ctes.h"
 
 namespace lqe::lql {
 namespace {
 
-struct Case {
-  std::vector<std::string> header;  // comments and options, verbatim
-  std::string input;
-  std::string expected;
-  int line = 0;
-};
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::stringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    lines.push_back(line);
-  }
-  return lines;
-}
-
-std::string JoinLines(const std::vector<std::string>& lines, std::size_t from, std::size_t to) {
-  std::string out;
-  for (std::size_t i = from; i < to; ++i) {
-    out += (i > from ? "\n" : "") + lines[i];
-  }
-  return out;
-}
-
-std::vector<Case> ParseCases(const std::string& text) {
-  const auto lines = Lines(text);
-  std::vector<Case> cases;
-  std::size_t i = 0;
-  while (i < lines.size()) {
-    Case c;
-    while (i < lines.size() &&
-           (lines[i].starts_with("#") || lines[i].starts_with("[") || lines[i].empty())) {
-      if (!lines[i].empty()) {
-        c.header.push_back(lines[i]);
-      }
-      ++i;
-    }
-    if (i >= lines.size()) {
-      break;
-    }
-    c.line = static_cast<int>(i + 1);
-    std::size_t sep = i;
-    while (sep < lines.size() && lines[sep] != "--") {
-      ++sep;
-    }
-    c.input = JoinLines(lines, i, sep);
-    std::size_t end = sep + 1;
-    while (end < lines.size() && lines[end] != "==") {
-      ++end;
-    }
-    c.expected = sep < lines.size() ? JoinLines(lines, sep + 1, std::min(end, lines.size())) : "";
-    cases.push_back(std::move(c));
-    i = end + 1;
-  }
-  return cases;
-}
+using Case = testing::GoldenCase;
 
 std::string Option(const Case& c, const std::string& key, const std::string& fallback) {
-  for (const auto& h : c.header) {
-    const std::string prefix = "[" + key + "=";
-    if (h.starts_with(prefix) && h.ends_with("]")) {
-      return h.substr(prefix.size(), h.size() - prefix.size() - 1);
-    }
-  }
-  return fallback;
+  const auto it = c.options.find(key);
+  return it == c.options.end() ? fallback : it->second;
 }
 
 LowerContext ContextFor(const Case& c) {
@@ -104,29 +45,11 @@ std::string LowerAndRender(const std::string& input, const LowerContext& context
   return "ERROR: " + RenderCaret(d, input) + "\nCODE: " + std::string(DiagCodeName(d.code));
 }
 
-std::string Serialize(const std::vector<Case>& cases) {
-  std::string out;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    if (i) {
-      out += "==\n";
-    }
-    for (const auto& h : cases[i].header) {
-      out += h + "\n";
-    }
-    out += cases[i].input + "\n--\n" + cases[i].expected + "\n";
-  }
-  return out;
-}
-
 class GoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenTest, MatchesExpected) {
   const std::string path = testing::SourcePath("tests/lql/" + GetParam());
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path;
-  std::stringstream text;
-  text << in.rdbuf();
-  auto cases = ParseCases(text.str());
+  auto cases = testing::ReadGoldenFile(path);
   ASSERT_FALSE(cases.empty());
   const bool update = std::getenv("UPDATE_GOLDEN") != nullptr;
   for (auto& c : cases) {
@@ -140,7 +63,7 @@ TEST_P(GoldenTest, MatchesExpected) {
     }
   }
   if (update) {
-    std::ofstream(path) << Serialize(cases);
+    testing::WriteGoldenFile(path, cases);
   }
 }
 
@@ -158,7 +81,7 @@ std::vector<std::string> GoldenFiles() {
 std::string FileTestName(const ::testing::TestParamInfo<std::string>& param) {
   std::string name = param.param.substr(0, param.param.find('.'));
   for (char& ch : name) {
-    ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    ch = ascii::IsAlnum(ch) ? ch : '_';
   }
   return name;
 }

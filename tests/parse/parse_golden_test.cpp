@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "ast/ast_dump.h"
-#include "golden_file.h"
 #include "parse/parser.h"
+#include "support/golden_file.h"
 
 namespace lqe::parse {
 namespace {
@@ -52,7 +52,7 @@ TEST(ParseGoldenTest, AllFiles) {
   ASSERT_FALSE(files.empty());
   std::size_t total = 0;
   for (const fs::path& file : files) {
-    auto cases = lqe::testing::ReadGoldenFile(file.string());
+    auto cases = lqe::testing::ReadGoldenFile(file.string(), lqe::testing::GoldenHeader::kNone);
     for (auto& c : cases) {
       ++total;
       const std::string where = file.filename().string() + ":" + std::to_string(c.line);

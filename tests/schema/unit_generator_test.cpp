@@ -3,10 +3,10 @@
 #include <boost/json/parse.hpp>
 #include <map>
 
-#include "generator/event_generator.h"
+#include "lqe/schema/demo_events.h"
 #include "lqe/schema/event.h"
 
-namespace lqe::bench {
+namespace lqe::demo {
 namespace {
 
 constexpr std::int64_t kNow = 1795262400LL * 1000000;  // 2026-11-21T12:00:00Z
@@ -113,7 +113,15 @@ TEST(GeneratorTest, UnknownSourceAndNowParsing) {
   EXPECT_EQ(now, kNow);
   EXPECT_FALSE(ParseNow("2026-13-21T12:00:00Z", &now));
   EXPECT_FALSE(ParseNow("tomorrow", &now));
+  // The shared ISO 8601 reader: offsets (once refused here), fractions and a bare date.
+  ASSERT_TRUE(ParseNow("2026-11-21T14:00:00+02:00", &now));
+  EXPECT_EQ(now, kNow);
+  ASSERT_TRUE(ParseNow("2026-11-21T12:00:00.250Z", &now));
+  EXPECT_EQ(now, kNow + 250000);
+  ASSERT_TRUE(ParseNow("2026-11-21", &now));
+  EXPECT_EQ(now, kNow - 12LL * 3600 * 1000000);
+  EXPECT_FALSE(ParseNow("2026-11-21T12:00:00Zjunk", &now));
 }
 
 }  // namespace
-}  // namespace lqe::bench
+}  // namespace lqe::demo

@@ -3,15 +3,16 @@
 // the files instead; review the diff. Every case also checks two invariants: translating twice
 // gives the same output, and CRLF line endings give the same output.
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "golden_file.h"
+#include "lqe/ascii.h"
+#include "lqe/gateway/config.h"
 #include "lqe/translate.h"
+#include "support/golden_file.h"
 
 namespace lqe::testing {
 namespace {
@@ -37,21 +38,18 @@ const Catalog& SeedCatalog() {
   return catalog;
 }
 
-TypePtr YamlParamType(const std::string& t) {
-  if (t == "integer") return Type::Scalar(TypeKind::kInt64);
-  if (t == "float") return Type::Scalar(TypeKind::kFloat64);
-  if (t == "boolean") return Type::Scalar(TypeKind::kBool);
-  return Type::Scalar(TypeKind::kString);
-}
-
-// sql/<name>.yaml and its query file: the stored query and its declared parameters.
+// sql/<name>.yaml read by the gateway's loader: the stored query and its declared parameters,
+// typed as the server types them.
 void LoadEndpoint(const std::string& name, std::string& query, TranslateOptions& options) {
-  const fs::path yaml = fs::path(LQE_SOURCE_DIR) / "sql" / (name + ".yaml");
-  const YAML::Node root = YAML::LoadFile(yaml.string());
-  query = ReadAll(yaml.parent_path() / root["query_file"].as<std::string>());
-  for (const auto& p : root["params"]) {
-    options.params[p.first.as<std::string>()] = YamlParamType(p.second["type"].as<std::string>());
+  const auto loaded =
+      gateway::LoadEndpointFile((fs::path(LQE_SOURCE_DIR) / "sql" / (name + ".yaml")).string());
+  const auto* endpoint = std::get_if<std::shared_ptr<gateway::EndpointDef>>(&loaded);
+  if (endpoint == nullptr) {
+    ADD_FAILURE() << std::get<gateway::ConfigErrors>(loaded).ToString();
+    return;
   }
+  query = (*endpoint)->query;
+  options.params = gateway::EndpointTranslateOptions(**endpoint, *options.catalog).params;
 }
 
 std::string Crlf(const std::string& s) {
@@ -159,7 +157,7 @@ class GoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenTest, Cases) {
   const fs::path file = kDir / GetParam();
-  auto cases = ParseGoldenFile(ReadAll(file));
+  auto cases = ParseGoldenText(ReadAll(file));
   ASSERT_FALSE(cases.empty());
   const bool update = std::getenv("UPDATE_GOLDEN") != nullptr;
   for (auto& c : cases) {
@@ -177,7 +175,7 @@ TEST_P(GoldenTest, Cases) {
       EXPECT_EQ(c.expected, actual);
     }
   }
-  if (update) std::ofstream(file, std::ios::binary) << FormatGoldenFile(cases);
+  if (update) std::ofstream(file, std::ios::binary) << FormatGoldenText(cases);
 }
 
 std::vector<std::string> GoldenFiles() {
@@ -193,7 +191,7 @@ INSTANTIATE_TEST_SUITE_P(Translate, GoldenTest, ::testing::ValuesIn(GoldenFiles(
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            std::string name = param.param.substr(0, param.param.find('.'));
                            for (auto& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                             if (!ascii::IsAlnum(ch)) ch = '_';
                            }
                            return name;
                          });

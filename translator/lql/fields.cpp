@@ -1,32 +1,12 @@
 #include "lql/fields.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "lqe/ascii.h"
+#include "lqe/suggest.h"
 
 namespace lqe::lql {
 namespace {
-
-char Fold(char c) {
-  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
-
-std::size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const std::size_t cost = Fold(a[i - 1]) == Fold(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::vector<std::string> FieldNames(const Type& record) {
   std::vector<std::string> names;
@@ -47,18 +27,6 @@ std::string Join(const std::vector<std::string>& parts, std::size_t count) {
   return out;
 }
 
-bool SameFolded(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (Fold(a[i]) != Fold(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // Every field path under `type` whose last segments are `suffix` (bounded: at most 8 matches).
 void FindBySuffix(const Type& type, const std::vector<std::string>& suffix,
                   std::vector<std::string>& prefix, std::vector<std::string>& matches) {
@@ -70,7 +38,7 @@ void FindBySuffix(const Type& type, const std::vector<std::string>& suffix,
     if (prefix.size() > suffix.size()) {
       bool same = true;
       for (std::size_t i = 0; i < suffix.size() && same; ++i) {
-        same = SameFolded(prefix[prefix.size() - suffix.size() + i], suffix[i]);
+        same = ascii::EqualsIgnoreCase(prefix[prefix.size() - suffix.size() + i], suffix[i]);
       }
       if (same) {
         matches.push_back(Join(prefix, prefix.size()));
@@ -120,16 +88,7 @@ std::string ShortTypeName(const Type& type) {
 }
 
 std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(1, name.size() / 3) + 1;
-  for (const auto& c : candidates) {
-    const std::size_t d = EditDistance(name, c);
-    if (d < best_distance) {
-      best = c;
-      best_distance = d;
-    }
-  }
-  return best;
+  return ClosestMatch(name, candidates, SuggestionLimit(name, 1));
 }
 
 ResolvedField ResolveField(const CteInfo& cte, const std::vector<std::string>& path,

@@ -1,5 +1,5 @@
-// Hand-written: std::chrono::parse is not in GCC 12, and the accepted forms (unix digit counts,
-// brace ranges, shorthands) are LQL-specific anyway.
+// ISO dates and datetimes come from the shared reader (lqe/iso8601.h); the rest (unix digit
+// counts, brace ranges, shorthands) is LQL-specific.
 #include "lql/timestamp.h"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "lqe/iso8601.h"
 #include "lql/parse_util.h"
 
 namespace lqe::lql {
@@ -43,137 +44,16 @@ Micros MicrosOf(std::chrono::year_month_day ymd) {
   return static_cast<Micros>(sys_days{ymd}.time_since_epoch().count()) * kDay;
 }
 
-// A fixed number of digits at text[pos]; advances pos.
-std::optional<int> Digits(std::string_view text, std::size_t& pos, std::size_t count) {
-  if (pos + count > text.size()) {
-    return std::nullopt;
-  }
-  int value = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const char c = text[pos + i];
-    if (!IsDigit(c)) {
-      return std::nullopt;
-    }
-    value = value * 10 + (c - '0');
-  }
-  pos += count;
-  return value;
-}
-
-bool Eat(std::string_view text, std::size_t& pos, char c) {
-  if (pos < text.size() && text[pos] == c) {
-    ++pos;
-    return true;
-  }
-  return false;
-}
-
-// Z, +hh:mm, +hhmm or +hh; the offset in microseconds to subtract.
-std::optional<Micros> Offset(std::string_view text, std::size_t& pos) {
-  if (Eat(text, pos, 'Z') || Eat(text, pos, 'z')) {
-    return 0;
-  }
-  const char sign = pos < text.size() ? text[pos] : '\0';
-  if (sign != '+' && sign != '-') {
-    return std::nullopt;
-  }
-  ++pos;
-  const auto hh = Digits(text, pos, 2);
-  if (!hh || *hh > 23) {
-    return std::nullopt;
-  }
-  int mm = 0;
-  if (pos < text.size()) {
-    Eat(text, pos, ':');
-    const auto m = Digits(text, pos, 2);
-    if (!m || *m > 59) {
-      return std::nullopt;
-    }
-    mm = *m;
-  }
-  const Micros off = *hh * kHour + mm * kMinute;
-  return sign == '+' ? off : -off;
-}
-
-// HH:MM[:SS[.ffffff]] after the date; returns microseconds into the day.
-std::optional<Micros> TimeOfDay(std::string_view text, std::size_t& pos) {
-  const auto hh = Digits(text, pos, 2);
-  if (!hh || *hh > 23 || !Eat(text, pos, ':')) {
-    return std::nullopt;
-  }
-  const auto mi = Digits(text, pos, 2);
-  if (!mi || *mi > 59) {
-    return std::nullopt;
-  }
-  Micros t = *hh * kHour + *mi * kMinute;
-  if (!Eat(text, pos, ':')) {
-    return t;
-  }
-  const auto ss = Digits(text, pos, 2);
-  if (!ss || *ss > 59) {
-    return std::nullopt;
-  }
-  t += *ss * kSecond;
-  if (!Eat(text, pos, '.')) {
-    return t;
-  }
-  Micros frac = 0;
-  std::size_t n = 0;
-  while (pos < text.size() && IsDigit(text[pos]) && n < 6) {
-    frac = frac * 10 + (text[pos++] - '0');
-    ++n;
-  }
-  if (n == 0 || (pos < text.size() && IsDigit(text[pos]))) {
-    return std::nullopt;
-  }
-  for (; n < 6; ++n) {
-    frac *= 10;  // right-padded: .1 is 100000 us
-  }
-  return t + frac;
-}
-
+// An ISO 8601 date or datetime (lqe/iso8601.h), at most microsecond fractions.
 std::optional<TimePoint> Iso(std::string_view text) {
-  std::size_t pos = 0;
-  const auto y = Digits(text, pos, 4);
-  if (!y || !Eat(text, pos, '-')) {
+  iso8601::Options options;
+  options.max_fraction_digits = 6;
+  const auto instant = iso8601::Parse(text, options);
+  if (!instant) {
     return std::nullopt;
   }
-  const auto m = Digits(text, pos, 2);
-  if (!m || !Eat(text, pos, '-')) {
-    return std::nullopt;
-  }
-  const auto d = Digits(text, pos, 2);
-  if (!d) {
-    return std::nullopt;
-  }
-  const std::chrono::year_month_day ymd{std::chrono::year{*y},
-                                        std::chrono::month{static_cast<unsigned>(*m)},
-                                        std::chrono::day{static_cast<unsigned>(*d)}};
-  if (!ymd.ok()) {
-    return std::nullopt;
-  }
-  TimePoint point{MicrosOf(ymd), Zone::kLocal, true};
-  if (pos == text.size()) {
-    return point;
-  }
-  if (!Eat(text, pos, 'T') && !Eat(text, pos, 't') && !Eat(text, pos, ' ')) {
-    return std::nullopt;
-  }
-  const auto tod = TimeOfDay(text, pos);
-  if (!tod) {
-    return std::nullopt;
-  }
-  point.micros += *tod;
-  point.date_only = false;
-  if (pos < text.size()) {
-    const auto off = Offset(text, pos);
-    if (!off || pos != text.size()) {
-      return std::nullopt;
-    }
-    point.micros -= *off;
-    point.zone = Zone::kAbsolute;
-  }
-  return point;
+  return TimePoint{instant->micros, instant->has_zone ? Zone::kAbsolute : Zone::kLocal,
+                   instant->date_only};
 }
 
 std::optional<TimePoint> Unix(std::string_view text) {

@@ -1,16 +1,16 @@
 #include "lqe/catalog.h"
 
 #include <algorithm>
-#include <cctype>
 #include <memory>
+
+#include "lqe/ascii.h"
 
 namespace lqe {
 namespace {
 
 std::string Lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) { return ascii::ToLower(c); });
   return out;
 }
 
@@ -57,8 +57,7 @@ Catalog Catalog::FromEntries(const std::vector<CatalogEntry>& entries, std::stri
   for (const auto& e : entries) {
     const std::string type = Lower(e.type) == "record" ? "RECORD" : [&] {
       std::string up(e.type);
-      std::transform(up.begin(), up.end(), up.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+      std::transform(up.begin(), up.end(), up.begin(), [](char c) { return ascii::ToUpper(c); });
       return up;
     }();
     if (!ValidType(type)) {

@@ -2,20 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <utility>
 
+#include "lqe/ascii.h"
+
 namespace lqe {
-namespace {
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-}  // namespace
+using ascii::EqualsIgnoreCase;
 
 TypePtr Type::Scalar(TypeKind kind) {
   // Scalars are immutable and shared; one instance per kind.

@@ -3,6 +3,8 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
+#include <boost/algorithm/hex.hpp>
+#include <iterator>
 #include <memory>
 
 #include "lqe/ascii.h"
@@ -29,13 +31,9 @@ std::array<unsigned char, 32> Sha256(std::string_view data) {
 }
 
 std::string HexEncode(const unsigned char* data, std::size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
   out.reserve(size * 2);
-  for (std::size_t i = 0; i < size; ++i) {
-    out.push_back(kDigits[data[i] >> 4]);
-    out.push_back(kDigits[data[i] & 0xf]);
-  }
+  boost::algorithm::hex_lower(data, data + size, std::back_inserter(out));
   return out;
 }
 

@@ -10,7 +10,8 @@
 
 namespace lqe::gateway {
 namespace config {
-std::shared_ptr<EndpointDef> ParseEndpoint(const std::string& file, const YAML::Node& node);
+std::shared_ptr<EndpointDef> ParseEndpoint(Problems& problems, const std::string& file,
+                                           const YAML::Node& node);
 }  // namespace config
 
 using config::CheckKeys;
@@ -18,6 +19,8 @@ using config::Fail;
 using config::GetBool;
 using config::GetInt;
 using config::GetString;
+using config::LineOf;
+using config::Problems;
 
 namespace {
 
@@ -38,13 +41,14 @@ void ParseListen(const std::string& file, const YAML::Node& node, Config& c) {
   }
 }
 
-void ParseDatabase(const std::string& file, const YAML::Node& node, Config& c) {
-  CheckKeys(file, node, "database",
+void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
+  CheckKeys(problems, file, node, "database",
             {"dsn", "pool_size", "statement_timeout_ms", "connect_timeout_ms"});
   if (!node["dsn"]) Fail(file, node, "database.dsn is required");
   c.dsn = GetString(file, node["dsn"], "database.dsn");
-  if (node["pool_size"])
+  if (node["pool_size"]) {
     c.pool_size = static_cast<int>(GetInt(file, node["pool_size"], "pool_size", 1, 1000));
+  }
   if (node["statement_timeout_ms"]) {
     c.statement_timeout_ms = static_cast<int>(
         GetInt(file, node["statement_timeout_ms"], "statement_timeout_ms", 1, 3600000));
@@ -55,8 +59,8 @@ void ParseDatabase(const std::string& file, const YAML::Node& node, Config& c) {
   }
 }
 
-void ParseHttp(const std::string& file, const YAML::Node& node, Config& c) {
-  CheckKeys(file, node, "http",
+void ParseHttp(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
+  CheckKeys(problems, file, node, "http",
             {"max_header_bytes", "max_url_bytes", "max_body_bytes", "read_timeout_ms",
              "write_timeout_ms", "shutdown_grace_ms"});
   auto size = [&](const char* key, std::size_t* out) {
@@ -73,8 +77,8 @@ void ParseHttp(const std::string& file, const YAML::Node& node, Config& c) {
   ms("shutdown_grace_ms", &c.shutdown_grace_ms);
 }
 
-ApiKey ParseApiKey(const std::string& file, const YAML::Node& node) {
-  CheckKeys(file, node, "api key", {"name", "sha256", "sha256_file", "endpoints"});
+ApiKey ParseApiKey(Problems& problems, const std::string& file, const YAML::Node& node) {
+  CheckKeys(problems, file, node, "api key", {"name", "sha256", "sha256_file", "endpoints"});
   ApiKey key;
   if (!node["name"]) Fail(file, node, "api key has no name");
   key.name = GetString(file, node["name"], "name");
@@ -111,11 +115,14 @@ ApiKey ParseApiKey(const std::string& file, const YAML::Node& node) {
   return key;
 }
 
-void LoadEndpointsDir(const std::string& file, const YAML::Node& node, Config& c) {
+// Each file is read on its own: a broken one is reported and the others still load.
+void LoadEndpointsDir(Problems& problems, const std::string& file, const YAML::Node& node,
+                      Config& c) {
   std::string dir = config::ResolvePath(file, GetString(file, node, "endpoints_dir"));
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
+  if (!std::filesystem::is_directory(dir, ec)) {
     Fail(file, node, "endpoints_dir " + dir + " is not a directory");
+  }
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     auto ext = entry.path().extension();
@@ -123,70 +130,100 @@ void LoadEndpointsDir(const std::string& file, const YAML::Node& node, Config& c
   }
   std::sort(files.begin(), files.end());
   for (const std::string& path : files) {
-    YAML::Node root;
-    try {
-      root = YAML::LoadFile(path);
-    } catch (const YAML::Exception& e) {
-      throw config::YamlProblem{path, e.mark.line + 1, e.msg};
-    }
-    c.endpoints.push_back(config::ParseEndpoint(path, root));
+    problems.Collect(path, [&] {
+      c.endpoints.push_back(config::ParseEndpoint(problems, path, YAML::LoadFile(path)));
+    });
   }
 }
 
-void CheckUnique(const Config& c) {
+void CheckUnique(Problems& problems, const Config& c) {
   std::set<std::string> names, ids;
   for (const auto& e : c.endpoints) {
     if (!names.insert(e->name).second) {
-      throw config::YamlProblem{e->file, e->line, "duplicate endpoint name " + e->name};
-    }
-    if (!ids.insert(e->id).second) {
-      throw config::YamlProblem{e->file, e->line, "duplicate endpoint id " + e->id};
+      problems.Add(ConfigError{e->file, e->line, "duplicate endpoint name " + e->name});
+    } else if (!ids.insert(e->id).second) {
+      problems.Add(ConfigError{e->file, e->line, "duplicate endpoint id " + e->id});
     }
   }
 }
 
-void ParseRoot(const std::string& file, const YAML::Node& root, Config& c) {
+// Every top-level key is read on its own, every API key and endpoint too: one broken part is
+// reported and the rest still read.
+void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& root, Config& c) {
   CheckKeys(
-      file, root, "the config",
+      problems, file, root, "the config",
       {"listen", "io_threads", "worker_threads", "database", "catalogue_file", "cache_max_bytes",
        "http", "log_level", "access_log", "api_keys", "endpoints_dir", "endpoints"});
-  if (root["listen"]) ParseListen(file, root["listen"], c);
-  if (root["io_threads"])
-    c.io_threads = static_cast<int>(GetInt(file, root["io_threads"], "io_threads", 0, 1024));
-  if (root["worker_threads"]) {
-    c.worker_threads =
-        static_cast<int>(GetInt(file, root["worker_threads"], "worker_threads", 0, 4096));
+  auto read = [&](auto&& part) { problems.Collect(file, part); };
+  if (root["listen"]) read([&] { ParseListen(file, root["listen"], c); });
+  if (root["io_threads"]) {
+    read([&] {
+      c.io_threads = static_cast<int>(GetInt(file, root["io_threads"], "io_threads", 0, 1024));
+    });
   }
-  if (!root["database"]) Fail(file, root, "the database section is required");
-  ParseDatabase(file, root["database"], c);
+  if (root["worker_threads"]) {
+    read([&] {
+      c.worker_threads =
+          static_cast<int>(GetInt(file, root["worker_threads"], "worker_threads", 0, 4096));
+    });
+  }
+  read([&] {
+    if (!root["database"]) Fail(file, root, "the database section is required");
+    ParseDatabase(problems, file, root["database"], c);
+  });
   if (root["catalogue_file"]) {
-    c.catalogue_file =
-        config::ResolvePath(file, GetString(file, root["catalogue_file"], "catalogue_file"));
+    read([&] {
+      c.catalogue_file =
+          config::ResolvePath(file, GetString(file, root["catalogue_file"], "catalogue_file"));
+    });
   }
   if (root["cache_max_bytes"]) {
-    c.cache_max_bytes = static_cast<std::size_t>(
-        GetInt(file, root["cache_max_bytes"], "cache_max_bytes", 0, 1LL << 40));
+    read([&] {
+      c.cache_max_bytes = static_cast<std::size_t>(
+          GetInt(file, root["cache_max_bytes"], "cache_max_bytes", 0, 1LL << 40));
+    });
   }
-  if (root["http"]) ParseHttp(file, root["http"], c);
+  if (root["http"]) read([&] { ParseHttp(problems, file, root["http"], c); });
   if (root["log_level"]) {
-    c.log_level = GetString(file, root["log_level"], "log_level");
-    static const std::set<std::string> kLevels = {"trace", "debug", "info", "warn", "error", "off"};
-    if (!kLevels.contains(c.log_level))
-      Fail(file, root["log_level"],
-           "log_level must be one of trace, debug, info, warn, error, off");
+    read([&] {
+      c.log_level = GetString(file, root["log_level"], "log_level");
+      static const std::set<std::string> levels = {"trace", "debug", "info",
+                                                   "warn",  "error", "off"};
+      if (!levels.contains(c.log_level)) {
+        Fail(file, root["log_level"],
+             "log_level must be one of trace, debug, info, warn, error, off");
+      }
+    });
   }
-  if (root["access_log"]) c.access_log = GetBool(file, root["access_log"], "access_log");
+  if (root["access_log"]) {
+    read([&] { c.access_log = GetBool(file, root["access_log"], "access_log"); });
+  }
   if (root["api_keys"]) {
-    if (!root["api_keys"].IsSequence()) Fail(file, root["api_keys"], "api_keys must be a list");
-    for (const auto& k : root["api_keys"]) c.api_keys.push_back(ParseApiKey(file, k));
+    read([&] {
+      if (!root["api_keys"].IsSequence()) Fail(file, root["api_keys"], "api_keys must be a list");
+      for (const auto& k : root["api_keys"]) {
+        read([&] { c.api_keys.push_back(ParseApiKey(problems, file, k)); });
+      }
+    });
   }
-  if (root["endpoints_dir"]) LoadEndpointsDir(file, root["endpoints_dir"], c);
+  if (root["endpoints_dir"]) {
+    read([&] { LoadEndpointsDir(problems, file, root["endpoints_dir"], c); });
+  }
   if (root["endpoints"]) {
-    if (!root["endpoints"].IsSequence()) Fail(file, root["endpoints"], "endpoints must be a list");
-    for (const auto& e : root["endpoints"]) c.endpoints.push_back(config::ParseEndpoint(file, e));
+    read([&] {
+      if (!root["endpoints"].IsSequence()) {
+        Fail(file, root["endpoints"], "endpoints must be a list");
+      }
+      for (const auto& e : root["endpoints"]) {
+        read([&] { c.endpoints.push_back(config::ParseEndpoint(problems, file, e)); });
+      }
+    });
   }
-  if (c.endpoints.empty()) Fail(file, root, "no endpoints defined (endpoints_dir or endpoints)");
-  CheckUnique(c);
+  if (c.endpoints.empty() && problems.empty()) {
+    problems.Add(
+        ConfigError{file, LineOf(root), "no endpoints defined (endpoints_dir or endpoints)"});
+  }
+  CheckUnique(problems, c);
 }
 
 }  // namespace
@@ -195,41 +232,84 @@ std::string ConfigError::ToString() const {
   return file + ":" + std::to_string(line) + ": " + message;
 }
 
-ConfigResult LoadConfig(const std::string& path) {
+std::string ConfigErrors::ToString() const {
+  std::string out;
+  for (const ConfigError& e : list) out += (out.empty() ? "" : "\n") + e.ToString();
+  return out;
+}
+
+Config LoadConfigCollecting(const std::string& path, std::vector<ConfigError>* errors) {
   Config c;
   c.path = std::filesystem::absolute(path).string();
-  try {
+  Problems problems;
+  problems.Collect(path, [&] {
     YAML::Node root;
     try {
       root = YAML::LoadFile(path);
     } catch (const YAML::BadFile&) {
-      return ConfigError{path, 0, "cannot read the config file"};
-    } catch (const YAML::Exception& e) {
-      return ConfigError{path, e.mark.line + 1, e.msg};
+      throw ConfigError{path, 0, "cannot read the config file"};
     }
-    ParseRoot(path, root, c);
-  } catch (const config::YamlProblem& p) {
-    return ConfigError{p.file, p.line, p.message};
-  } catch (const YAML::Exception& e) {
-    return ConfigError{path, e.mark.line + 1, e.msg};
-  }
+    ParseRoot(problems, path, root, c);
+  });
+  for (ConfigError& e : problems.list()) errors->push_back(std::move(e));
   return c;
 }
 
-std::optional<ConfigError> TranslateEndpoints(Config& config, const Catalog& catalog) {
+ConfigResult LoadConfig(const std::string& path) {
+  std::vector<ConfigError> errors;
+  Config c = LoadConfigCollecting(path, &errors);
+  if (!errors.empty()) return ConfigErrors{std::move(errors)};
+  return c;
+}
+
+std::variant<std::shared_ptr<EndpointDef>, ConfigErrors> LoadEndpointFile(const std::string& path) {
+  Problems problems;
+  std::shared_ptr<EndpointDef> endpoint;
+  problems.Collect(path, [&] {
+    YAML::Node root;
+    try {
+      root = YAML::LoadFile(path);
+    } catch (const YAML::BadFile&) {
+      throw ConfigError{path, 0, "cannot read the endpoint file"};
+    }
+    endpoint = config::ParseEndpoint(problems, path, root);
+  });
+  if (!problems.empty()) return ConfigErrors{std::move(problems.list())};
+  return endpoint;
+}
+
+std::vector<ConfigError> TranslateEndpoints(Config& config, const Catalog& catalog) {
+  std::vector<ConfigError> refusals;
   for (auto& e : config.endpoints) {
-    TranslateOptions options;
-    options.catalog = &catalog;
-    for (const auto& [name, def] : e->params) options.params[name] = ParamSqlType(def.type);
-    TranslateResult result = Translate(e->query, options);
+    TranslateResult result = Translate(e->query, EndpointTranslateOptions(*e, catalog));
     if (!result.ok()) {
       LineColumn pos = LocateOffset(e->query, result.error().offset);
-      return ConfigError{e->file, e->line + static_cast<int>(pos.line) - 1,
-                         "endpoint " + e->name + ": " + RenderCaret(result.error(), e->query)};
+      refusals.push_back(
+          ConfigError{e->file, e->line + static_cast<int>(pos.line) - 1,
+                      "endpoint " + e->name + ": " + RenderCaret(result.error(), e->query)});
+      continue;
     }
     e->translation = std::make_shared<const Translation>(std::move(result.value()));
   }
-  return std::nullopt;
+  return refusals;
+}
+
+TranslateOptions EndpointTranslateOptions(const EndpointDef& endpoint, const Catalog& catalog,
+                                          std::optional<ConsumerQuery> consumer,
+                                          std::chrono::system_clock::time_point now) {
+  TranslateOptions options;
+  options.catalog = &catalog;
+  for (const auto& [name, def] : endpoint.params) options.params[name] = ParamSqlType(def.type);
+  options.consumer = std::move(consumer);
+  options.now = now;
+  return options;
+}
+
+std::string SandboxRefusal(const EndpointDef& endpoint, ConsumerQuery::Language language) {
+  if (endpoint.sandbox) return "";
+  const char* which = language == ConsumerQuery::Language::kSql ? "sql" : "lql";
+  return std::string("endpoint ") + endpoint.name + " does not accept a " + which +
+         " parameter (sandboxing is off)";
 }
 
 TypePtr ParamSqlType(ParamType type) {

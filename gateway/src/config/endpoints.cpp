@@ -1,28 +1,14 @@
 // Endpoint definitions: one YAML mapping each, inline in the config or one per file in
 // endpoints_dir; the query inline or in query_file next to it.
-#include <algorithm>
-#include <set>
 
 #include "config/yaml_util.h"
+#include "lqe/ascii.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/gateway/params.h"
+#include "lqe/uuid.h"
 
 namespace lqe::gateway::config {
 namespace {
-
-bool IsUuid(std::string_view s) {
-  if (s.size() != 36) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash ? s[i] != '-' : !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
-  }
-  return true;
-}
-
-std::string LowerAscii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // A stable id for endpoints declared without one: a UUID-shaped digest of the name.
 std::string DerivedId(const std::string& name) {
@@ -46,8 +32,9 @@ ParamType ParseParamType(const std::string& file, const YAML::Node& node) {
            "' (allowed: string, integer, float, boolean, timestamp, enum)");
 }
 
-ParamDef ParseParam(const std::string& file, const std::string& name, const YAML::Node& node) {
-  CheckKeys(file, node, "parameter " + name,
+ParamDef ParseParam(Problems& problems, const std::string& file, const std::string& name,
+                    const YAML::Node& node) {
+  CheckKeys(problems, file, node, "parameter " + name,
             {"type", "values", "required", "default", "description"});
   ParamDef def;
   def.name = name;
@@ -73,9 +60,11 @@ ParamDef ParseParam(const std::string& file, const std::string& name, const YAML
   return def;
 }
 
-void ParseSettings(const std::string& file, const YAML::Node& node, EndpointDef& e) {
-  if (node["max_rows"])
+void ParseSettings(Problems& problems, const std::string& file, const YAML::Node& node,
+                   EndpointDef& e) {
+  if (node["max_rows"]) {
     e.max_rows = static_cast<int>(GetInt(file, node["max_rows"], "max_rows", 1, 1000000));
+  }
   if (node["cache_seconds"]) {
     e.cache_seconds =
         static_cast<int>(GetInt(file, node["cache_seconds"], "cache_seconds", 0, 31536000));
@@ -94,7 +83,8 @@ void ParseSettings(const std::string& file, const YAML::Node& node, EndpointDef&
       if (name == "sql" || name == "lql" || name == "api_key") {
         Fail(file, item.first, "parameter name '" + name + "' is reserved");
       }
-      e.params[name] = ParseParam(file, name, item.second);
+      problems.Collect(file,
+                       [&] { e.params[name] = ParseParam(problems, file, name, item.second); });
     }
   }
 }
@@ -115,8 +105,9 @@ std::string Version(const EndpointDef& e) {
 
 }  // namespace
 
-std::shared_ptr<EndpointDef> ParseEndpoint(const std::string& file, const YAML::Node& node) {
-  CheckKeys(file, node, "endpoint",
+std::shared_ptr<EndpointDef> ParseEndpoint(Problems& problems, const std::string& file,
+                                           const YAML::Node& node) {
+  CheckKeys(problems, file, node, "endpoint",
             {"id", "name", "description", "query", "query_file", "max_rows", "cache_seconds",
              "cache_warming_seconds", "sandbox", "redact_pii", "params"});
   auto e = std::make_shared<EndpointDef>();
@@ -128,7 +119,7 @@ std::shared_ptr<EndpointDef> ParseEndpoint(const std::string& file, const YAML::
     Fail(file, node["name"], "endpoint name must be non-empty and contain no '/'");
   }
   if (node["id"]) {
-    e->id = LowerAscii(GetString(file, node["id"], "id"));
+    e->id = ascii::Lower(GetString(file, node["id"], "id"));
     if (!IsUuid(e->id)) Fail(file, node["id"], "id must be a UUID");
   } else {
     e->id = DerivedId(e->name);
@@ -152,7 +143,7 @@ std::shared_ptr<EndpointDef> ParseEndpoint(const std::string& file, const YAML::
   if (e->query.find_first_not_of(" \t\r\n") == std::string::npos) {
     Fail(file, node, "endpoint " + e->name + " has an empty query");
   }
-  ParseSettings(file, node, *e);
+  ParseSettings(problems, file, node, *e);
   e->version = Version(*e);
   return e;
 }

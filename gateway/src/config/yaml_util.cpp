@@ -1,8 +1,11 @@
 #include "config/yaml_util.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "lqe/suggest.h"
 
 namespace lqe::gateway::config {
 
@@ -11,22 +14,24 @@ int LineOf(const YAML::Node& node) {
 }
 
 void Fail(const std::string& file, const YAML::Node& node, const std::string& message) {
-  throw YamlProblem{file, node.IsDefined() ? LineOf(node) : 0, message};
+  throw ConfigError{file, node.IsDefined() ? LineOf(node) : 0, message};
 }
 
-void CheckKeys(const std::string& file, const YAML::Node& map, std::string_view what,
-               std::initializer_list<std::string_view> allowed) {
+void CheckKeys(Problems& problems, const std::string& file, const YAML::Node& map,
+               std::string_view what, std::initializer_list<std::string_view> allowed) {
   if (!map.IsMap()) Fail(file, map, std::string(what) + " must be a mapping");
   for (const auto& item : map) {
-    std::string key = item.first.as<std::string>();
-    bool known = false;
-    for (std::string_view a : allowed) known = known || a == key;
-    if (!known) {
-      std::string list;
-      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      Fail(file, item.first,
-           "unknown key '" + key + "' in " + std::string(what) + " (allowed: " + list + ")");
+    std::string key = item.first.Scalar();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string list;
+    for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    std::string message = "unknown key '" + key + "' in ";
+    message += what;
+    if (std::string guess = ClosestMatch(key, allowed, SuggestionLimit(key)); !guess.empty()) {
+      message += "; did you mean '" + guess + "'?";
     }
+    message += " (allowed: " + list + ")";
+    problems.Add(ConfigError{file, LineOf(item.first), std::move(message)});
   }
 }
 

@@ -6,31 +6,24 @@
 
 #include "handlers/routes.h"
 #include "http/gzip.h"
+#include "lqe/ascii.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/gateway/errors.h"
 #include "lqe/gateway/params.h"
 #include "lqe/gateway/redact.h"
 #include "lqe/gateway/render.h"
 #include "lqe/regex.h"
+#include "lqe/uuid.h"
 
 namespace lqe::gateway {
 namespace {
 
 namespace json = boost::json;
 
-bool LooksLikeUuid(std::string_view s) {
-  if (s.size() != 36) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash ? s[i] != '-' : !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
-  }
-  return true;
-}
-
 const EndpointDef* FindEndpoint(const GatewayState& state, const Route& route) {
-  if (!route.by_name_only && LooksLikeUuid(route.endpoint)) {
+  if (!route.by_name_only && IsUuid(route.endpoint)) {
     std::string id(route.endpoint);
-    for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : id) c = ascii::ToLower(c);
     auto it = state.by_id.find(id);
     if (it != state.by_id.end()) return it->second.get();
   }
@@ -78,11 +71,11 @@ std::variant<Prepared, Response> PrepareQuery(const Request& request, const Rout
   prepared.endpoint = endpoint;
   prepared.params = std::move(std::get<ValidatedParams>(validated));
   if (!endpoint->sandbox && (prepared.params.sql || prepared.params.lql)) {
-    const char* which = prepared.params.sql ? "sql" : "lql";
+    const bool sql = prepared.params.sql.has_value();
     return ErrorResponse(400,
-                         std::string("endpoint ") + endpoint->name + " does not accept a " + which +
-                             " parameter (sandboxing is off)",
-                         {{"reason", "sandbox_disabled"}, {"parameter", which}});
+                         SandboxRefusal(*endpoint, sql ? ConsumerQuery::Language::kSql
+                                                       : ConsumerQuery::Language::kLql),
+                         {{"reason", "sandbox_disabled"}, {"parameter", sql ? "sql" : "lql"}});
   }
   const std::string* redact_header = request.Header(kRedactHeader);
   if (redact_header == nullptr) redact_header = request.Header(kLegacyRedactHeader);
@@ -212,15 +205,11 @@ std::variant<std::shared_ptr<const Translation>, Response> ChooseTranslation(con
                                                                              Context& context) {
   const EndpointDef& e = *p.endpoint;
   if (!p.params.sql && !p.params.lql) return e.translation;
-  TranslateOptions options;
-  options.catalog = context.state->catalog.get();
-  for (const auto& [name, def] : e.params) options.params[name] = ParamSqlType(def.type);
   ConsumerQuery consumer;
   consumer.language = p.params.sql ? ConsumerQuery::Language::kSql : ConsumerQuery::Language::kLql;
   consumer.text = p.params.sql ? *p.params.sql : *p.params.lql;
-  options.consumer = consumer;
-  options.now = context.now();
-  TranslateResult result = Translate(e.query, options);
+  TranslateResult result = Translate(
+      e.query, EndpointTranslateOptions(e, *context.state->catalog, consumer, context.now()));
   if (!result.ok()) {
     const Diagnostic& d = result.error();
     return DiagnosticResponse(d, d.source == DiagSource::kStored ? std::string_view(e.query)

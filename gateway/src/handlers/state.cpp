@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include <fstream>
+#include <iterator>
 #include <pqxx/pqxx>
 #include <sstream>
 
@@ -66,21 +67,35 @@ std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* er
 
 std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
                                          std::string* error) {
-  ConfigResult loaded = LoadConfig(config_path);
-  if (auto* e = std::get_if<ConfigError>(&loaded)) {
-    *error = e->ToString();
-    return nullptr;
-  }
+  std::vector<ConfigError> problems;
+  auto state = BuildState(config_path, metrics, &problems);
+  if (!state) *error = ConfigErrors{std::move(problems)}.ToString();
+  return state;
+}
+
+std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
+                                         std::vector<ConfigError>* problems_out) {
+  // Every problem is collected (config, catalogue, each endpoint's translation) so that one run
+  // reports all of them.
+  std::vector<ConfigError>& problems = *problems_out;
   auto state = std::make_shared<GatewayState>();
-  state->config = std::move(std::get<Config>(loaded));
-  std::string warning;
-  state->catalog = LoadCatalog(state->config, error, &warning);
-  if (!state->catalog) return nullptr;
-  if (!warning.empty()) spdlog::warn("{}", warning);
-  if (auto e = TranslateEndpoints(state->config, *state->catalog)) {
-    *error = e->ToString();
-    return nullptr;
+  state->config = LoadConfigCollecting(config_path, &problems);
+  std::string catalog_error, warning;
+  // A broken config still has its good endpoints translated, when there is a catalogue to use.
+  if (!state->config.endpoints.empty() &&
+      (!state->config.dsn.empty() || !state->config.catalogue_file.empty())) {
+    state->catalog = LoadCatalog(state->config, &catalog_error, &warning);
   }
+  if (!warning.empty()) spdlog::warn("{}", warning);
+  if (!state->catalog && !catalog_error.empty()) {
+    problems.push_back({config_path, 0, catalog_error});
+  }
+  if (state->catalog) {
+    std::vector<ConfigError> refusals = TranslateEndpoints(state->config, *state->catalog);
+    problems.insert(problems.end(), std::make_move_iterator(refusals.begin()),
+                    std::make_move_iterator(refusals.end()));
+  }
+  if (!problems.empty()) return nullptr;
   IndexState(*state, metrics);
   return state;
 }

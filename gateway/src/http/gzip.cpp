@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "lqe/ascii.h"
+
 namespace lqe::gateway {
 namespace {
 
@@ -40,7 +42,7 @@ bool AcceptsGzip(const Request& request) {
   if (header == nullptr) return false;
   std::string value(*header);
   std::transform(value.begin(), value.end(), value.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+                 [](char c) { return ascii::ToLower(c); });
   std::size_t pos = value.find("gzip");
   if (pos == std::string::npos) return false;
   std::string rest = value.substr(pos + 4, value.find(',', pos) - pos - 4);

@@ -9,6 +9,7 @@
 #include <boost/beast/http.hpp>
 
 #include "http/wire.h"
+#include "lqe/ascii.h"
 #include "lqe/gateway/errors.h"
 
 namespace lqe::gateway {
@@ -25,7 +26,7 @@ Request ToRequest(const http::request<http::string_body>& message, std::size_t* 
   *header_bytes = 0;
   for (const auto& field : message) {
     std::string name(field.name_string());
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : name) c = ascii::ToLower(c);
     *header_bytes += name.size() + field.value().size() + 4;
     request.headers[std::move(name)] = std::string(field.value());
   }

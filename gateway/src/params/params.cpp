@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "lqe/ascii.h"
 #include "lqe/gateway/errors.h"
 #include "lqe/gateway/render.h"
 
@@ -16,7 +17,7 @@ namespace {
 
 std::string Lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) c = ascii::ToLower(c);
   return out;
 }
 
@@ -99,7 +100,7 @@ std::optional<std::string> NormaliseValue(const ParamDef& def, std::string_view 
       char* end = nullptr;
       double d = std::strtod(text.c_str(), &end);
       if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(d) ||
-          std::isspace(static_cast<unsigned char>(text[0]))) {
+          ascii::IsSpace(text[0])) {
         return fail();
       }
       return text;

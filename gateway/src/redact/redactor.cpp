@@ -1,6 +1,6 @@
 #include <algorithm>
-#include <cctype>
 
+#include "lqe/ascii.h"
 #include "lqe/gateway/redact.h"
 #include "redact/rules.h"
 
@@ -70,7 +70,7 @@ bool RedactionEnabled(const std::string* header_value, bool endpoint_default) {
   if (header_value == nullptr) return endpoint_default;
   std::string lower(*header_value);
   std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+                 [](char c) { return ascii::ToLower(c); });
   return lower == "true";
 }
 

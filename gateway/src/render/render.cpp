@@ -1,5 +1,7 @@
 #include "lqe/gateway/render.h"
 
+#include <openssl/evp.h>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <charconv>
@@ -8,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "lqe/ascii.h"
 #include "lqe/gateway/redact.h"
 #include "time/civil_time.h"
 
@@ -23,29 +26,18 @@ std::string Base64FromPgBytea(std::string_view text) {
   std::string raw;
   if (text.size() >= 2 && text[0] == '\\' && text[1] == 'x') {
     for (std::size_t i = 2; i + 1 < text.size(); i += 2) {
-      raw.push_back(static_cast<char>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16)));
+      const int hi = ascii::HexValue(text[i]);
+      const int lo = ascii::HexValue(text[i + 1]);
+      raw.push_back(static_cast<char>(hi < 0 || lo < 0 ? 0 : hi * 16 + lo));
     }
   } else {
     raw = std::string(text);
   }
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < raw.size(); i += 3) {
-    unsigned n = (static_cast<unsigned char>(raw[i]) << 16) |
-                 (static_cast<unsigned char>(raw[i + 1]) << 8) |
-                 static_cast<unsigned char>(raw[i + 2]);
-    for (int shift = 18; shift >= 0; shift -= 6) out.push_back(kAlphabet[(n >> shift) & 63]);
-  }
-  if (i < raw.size()) {
-    unsigned n = static_cast<unsigned char>(raw[i]) << 16;
-    if (i + 1 < raw.size()) n |= static_cast<unsigned char>(raw[i + 1]) << 8;
-    out.push_back(kAlphabet[(n >> 18) & 63]);
-    out.push_back(kAlphabet[(n >> 12) & 63]);
-    out.push_back(i + 1 < raw.size() ? kAlphabet[(n >> 6) & 63] : '=');
-    out.push_back('=');
-  }
+  std::string out(4 * ((raw.size() + 2) / 3) + 1, '\0');  // EVP_EncodeBlock adds a NUL
+  const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                      reinterpret_cast<const unsigned char*>(raw.data()),
+                                      static_cast<int>(raw.size()));
+  out.resize(static_cast<std::size_t>(written));
   return out;
 }
 

@@ -1,6 +1,11 @@
-// Locale-free ASCII character tests, shared by the lexers, the regex converter and the gateway
-// (<cctype> depends on the C locale and takes int).
+// Locale-free ASCII character tests and case folding, shared by the lexers, the resolver, the
+// regex converter, the config loader and the gateway (<cctype> depends on the C locale and takes
+// int; BigQuery names and config keys are case-insensitive in ASCII only).
 #pragma once
+
+#include <algorithm>
+#include <string>
+#include <string_view>
 
 namespace lqe::ascii {
 
@@ -20,8 +25,50 @@ constexpr bool IsHexDigit(char c) {
   return HexValue(c) >= 0;
 }
 
+constexpr bool IsUpper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+
+constexpr bool IsLower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+
+constexpr bool IsAlpha(char c) {
+  return IsUpper(c) || IsLower(c);
+}
+
 constexpr bool IsAlnum(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return IsDigit(c) || IsAlpha(c);
+}
+
+constexpr bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+constexpr char ToLower(char c) {
+  return IsUpper(c) ? static_cast<char>(c + ('a' - 'A')) : c;
+}
+
+constexpr char ToUpper(char c) {
+  return IsLower(c) ? static_cast<char>(c - ('a' - 'A')) : c;
+}
+
+inline std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = ToLower(c);
+  return out;
+}
+
+inline std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = ToUpper(c);
+  return out;
+}
+
+constexpr bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return ToLower(x) == ToLower(y);
+         });
 }
 
 }  // namespace lqe::ascii

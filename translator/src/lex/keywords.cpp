@@ -4,6 +4,8 @@
 #include <iterator>
 #include <vector>
 
+#include "lqe/suggest.h"
+
 namespace lqe::lex {
 namespace {
 
@@ -109,54 +111,7 @@ constexpr std::string_view kReserved[] = {
 };
 static_assert(std::is_sorted(std::begin(kReserved), std::end(kReserved)));
 
-// ASCII only: std::toupper consults the locale and dominated parse time.
-char Upper(char c) {
-  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-}
-
-// Compares case-insensitively; negative, zero or positive like strcmp.
-int CompareUpper(std::string_view a, std::string_view b) {
-  const std::size_t n = std::min(a.size(), b.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const char x = Upper(a[i]);
-    const char y = Upper(b[i]);
-    if (x != y) {
-      return x < y ? -1 : 1;
-    }
-  }
-  if (a.size() == b.size()) {
-    return 0;
-  }
-  return a.size() < b.size() ? -1 : 1;
-}
-
-// Optimal string alignment distance: edits plus adjacent transpositions ("form" -> "from" is 1).
-std::size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) {
-    d[i][0] = i;
-  }
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    d[0][j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = Upper(a[i - 1]) == Upper(b[j - 1]) ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && Upper(a[i - 1]) == Upper(b[j - 2]) &&
-          Upper(a[i - 2]) == Upper(b[j - 1])) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
 }  // namespace
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && CompareUpper(a, b) == 0;
-}
 
 bool IsReservedKeyword(std::string_view word) {
   constexpr std::size_t kLongest = 20;  // ASSERT_ROWS_MODIFIED
@@ -165,7 +120,7 @@ bool IsReservedKeyword(std::string_view word) {
   }
   char buf[kLongest];
   for (std::size_t i = 0; i < word.size(); ++i) {
-    buf[i] = Upper(word[i]);
+    buf[i] = ascii::ToUpper(word[i]);
   }
   return std::binary_search(std::begin(kReserved), std::end(kReserved),
                             std::string_view(buf, word.size()));

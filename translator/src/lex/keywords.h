@@ -3,13 +3,15 @@
 
 #include <string_view>
 
+#include "lqe/ascii.h"
+
 namespace lqe::lex {
 
 // True when `word` (any case) is a reserved keyword of BigQuery's lexical structure.
 bool IsReservedKeyword(std::string_view word);
 
 // Case-insensitive ASCII comparison.
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+using ascii::EqualsIgnoreCase;
 
 // The reserved keyword closest to `word` by edit distance (at most 2, words of 3+ letters), or
 // empty. Used for "Did you mean FROM?" hints.

@@ -2,9 +2,9 @@
 #include "pg/function_table.h"
 
 #include <algorithm>
-#include <cctype>
 #include <unordered_map>
 
+#include "lqe/ascii.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
@@ -180,8 +180,7 @@ std::string ArityText(Arity a) {
 
 std::string Upper(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) { return ascii::ToUpper(c); });
   return out;
 }
 

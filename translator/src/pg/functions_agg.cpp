@@ -1,6 +1,7 @@
 // Aggregate and analytic functions. COUNTIF counts with FILTER (0 on no rows, like BigQuery);
 // APPROX_QUANTILES is an exact percentile_disc over BigQuery's n+1 boundaries; PERCENTILE_CONT as
 // an analytic function reads the partition through array_agg (PG has no windowed form).
+#include "lqe/ascii.h"
 #include "pg/function_table.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
@@ -39,7 +40,7 @@ void NoIgnoreNulls(const ast::Call& call) {
 
 std::string Lower(std::string_view s) {
   std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : out) c = ascii::ToLower(c);
   return out;
 }
 

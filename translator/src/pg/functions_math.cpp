@@ -1,5 +1,6 @@
 // Conditional, math and array functions. GREATEST/LEAST return NULL when any argument is NULL
 // (BigQuery), unlike PG's which skip NULLs; ROUND rounds half away from zero via numeric.
+#include "lqe/ascii.h"
 #include "pg/function_table.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
@@ -151,7 +152,7 @@ Value EmitFloatFn(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   RequireNumbers(call, args);
   std::string fn = Upper(call.name.name);
-  for (auto& c : fn) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : fn) c = ascii::ToLower(c);
   if (fn == "log10") fn = "log";  // PG log(x) is base 10
   return MakeValue(fn + "(" + Float(args[0]) + ")", K::kFloat64);
 }

@@ -1,5 +1,6 @@
 // String and byte functions. CONCAT is NULL when any argument is NULL (BigQuery), so it is
 // emitted with || rather than PG's NULL-skipping concat().
+#include "lqe/ascii.h"
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
@@ -32,7 +33,7 @@ Value Int4(std::string sql) {
 
 std::string LowerName(const ast::Call& call) {
   std::string n = Upper(call.name.name);
-  for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : n) c = ascii::ToLower(c);
   return n;
 }
 

@@ -1,6 +1,5 @@
 // Escapes, character classes and repetition of the RE2 -> ARE scanner.
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "lqe/ascii.h"
@@ -14,7 +13,7 @@ bool IsOctal(char c) {
 }
 
 bool IsAsciiWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  return ascii::IsAlnum(c) || c == '_';
 }
 
 }  // namespace
@@ -67,7 +66,7 @@ bool Converter::ParseCount(int& min, int& max) {
   auto number = [&](int& value) {
     const std::size_t digits_start = p;
     long long v = 0;
-    while (p < in_.size() && std::isdigit(static_cast<unsigned char>(in_[p])) != 0) {
+    while (p < in_.size() && ascii::IsDigit(in_[p])) {
       v = std::min<long long>(v * 10 + (in_[p++] - '0'), 100000);
     }
     value = static_cast<int>(v);
@@ -223,8 +222,8 @@ bool Converter::SimpleEscape(std::size_t at, char32_t& c) {
 // \d \s \w \D \S \W \pL \p{Greek} \PL \P{^Greek}: fills set; negated for the upper-case forms.
 bool Converter::ClassEscape(std::size_t at, CharSet& set, bool& negated) {
   const char e = Peek();
-  if (PerlClass(static_cast<char>(std::tolower(static_cast<unsigned char>(e))), set)) {
-    negated = std::isupper(static_cast<unsigned char>(e)) != 0;
+  if (PerlClass(ascii::ToLower(e), set)) {
+    negated = ascii::IsUpper(e);
     ++pos_;
     return true;
   }

@@ -5,8 +5,8 @@
 // POSIX classes are ASCII as in RE2; (?i) anywhere (a leading one becomes ARE's (?i), scoped or
 // later ones expand letters to [aA]); (?U) swaps greediness; counts above ARE's 255 are unrolled.
 #include <algorithm>
-#include <cctype>
 
+#include "lqe/ascii.h"
 #include "lqe/regex.h"
 #include "regex/converter.h"
 
@@ -139,7 +139,7 @@ void Converter::OpenGroup() {
   if (Match("P<") || Match("<")) {
     pos_ += Peek() == 'P' ? 2 : 1;
     const std::size_t name_start = pos_;
-    while (!AtEnd() && (std::isalnum(static_cast<unsigned char>(Peek())) || Peek() == '_')) {
+    while (!AtEnd() && (ascii::IsAlnum(Peek()) || Peek() == '_')) {
       ++pos_;
     }
     if (pos_ == name_start || Peek() != '>') {

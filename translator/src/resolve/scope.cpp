@@ -1,36 +1,14 @@
 #include "resolve/scope.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "lqe/suggest.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
 namespace lqe::resolve {
 namespace {
-
-// ASCII case folding: BigQuery names are case-insensitive ASCII; std::tolower's locale lookup
-// showed up in profiles.
-char Fold(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
-std::size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      const std::size_t cost = Fold(a[i - 1]) == Fold(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // Text of a scalar read out of JSON as `text_sql` (a ->> or #>> expression), cast to its type.
 std::string CastJsonText(const std::string& text_sql, TypeKind kind) {
@@ -56,22 +34,8 @@ Value TypedFromJson(const std::string& json_sql, const std::string& text_sql, co
 
 }  // namespace
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](char x, char y) { return Fold(x) == Fold(y); });
-}
-
 std::string Suggest(std::string_view name, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
-  for (const auto& c : candidates) {
-    const std::size_t d = EditDistance(name, c);
-    if (d < best_distance) {
-      best_distance = d;
-      best = c;
-    }
-  }
-  return best;
+  return ClosestMatch(name, candidates, SuggestionLimit(name));
 }
 
 std::string DidYouMean(std::string_view name, const std::vector<std::string>& candidates) {

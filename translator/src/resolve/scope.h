@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ast/node.h"
+#include "lqe/ascii.h"
 #include "lqe/types.h"
 
 namespace lqe::resolve {
@@ -43,7 +44,7 @@ struct Scope {
   std::vector<std::string> using_columns;  // JOIN ... USING (c): c resolves unqualified
 };
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+using ascii::EqualsIgnoreCase;
 // The closest candidate by edit distance, or "" when none is close enough.
 std::string Suggest(std::string_view name, const std::vector<std::string>& candidates);
 // A `Did you mean "x"?` sentence, or "".

@@ -1,8 +1,11 @@
-// The gateway's YAML configuration: listener, database, API keys and endpoints. Loading validates
-// everything and reports the first problem with file:line; nothing is served from a bad config.
+// The gateway's YAML configuration: listener, database, API keys and endpoints, and the one
+// loader that `lqe serve`, reload, `lqe check`, `lqe translate` and the tests all use. Loading
+// validates everything and reports every problem it finds with file:line; nothing is served from
+// a bad config.
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -74,6 +77,7 @@ struct Config {
   std::vector<std::shared_ptr<EndpointDef>> endpoints;
 };
 
+// One problem, where it is.
 struct ConfigError {
   std::string file;
   int line = 0;
@@ -81,13 +85,33 @@ struct ConfigError {
   std::string ToString() const;  // "file:line: message"
 };
 
-using ConfigResult = std::variant<Config, ConfigError>;
+// Every problem found, in the order found (at least one).
+struct ConfigErrors {
+  std::vector<ConfigError> list;
+  std::string ToString() const;  // one "file:line: message" per line
+};
+
+using ConfigResult = std::variant<Config, ConfigErrors>;
 
 // Parses and validates the file and every endpoint file it names. Queries are not translated yet.
 ConfigResult LoadConfig(const std::string& path);
+// The same, but keeps what did load: the endpoints that parsed, with every problem appended to
+// *errors, so that a later step (translation) can report the rest of the broken endpoints too.
+Config LoadConfigCollecting(const std::string& path, std::vector<ConfigError>* errors);
+// One endpoint file on its own (an endpoints_dir entry), with the same rules.
+std::variant<std::shared_ptr<EndpointDef>, ConfigErrors> LoadEndpointFile(const std::string& path);
+
 // Translates every endpoint's stored query against `catalog`; a refusal names the endpoint's
-// file and the line inside its query.
-std::optional<ConfigError> TranslateEndpoints(Config& config, const Catalog& catalog);
+// file and the line inside its query. Returns every refusal (empty: all translated).
+std::vector<ConfigError> TranslateEndpoints(Config& config, const Catalog& catalog);
+// The options the server translates an endpoint with: the catalogue, the declared parameters'
+// SQL types, and for a request's sql/lql the consumer query and the request's time.
+TranslateOptions EndpointTranslateOptions(
+    const EndpointDef& endpoint, const Catalog& catalog,
+    std::optional<ConsumerQuery> consumer = std::nullopt,
+    std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+// Why the server refuses a request's sql/lql for this endpoint ("" when it is sandboxed).
+std::string SandboxRefusal(const EndpointDef& endpoint, ConsumerQuery::Language language);
 // The SQL type the translator sees for a parameter type.
 TypePtr ParamSqlType(ParamType type);
 std::string_view ParamTypeName(ParamType type);

@@ -62,6 +62,9 @@ void FinishResponse(const Request& request, Response& response);
 // translates every endpoint. `metrics` may be null. On failure returns nullptr and sets *error.
 std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
                                          std::string* error);
+// The same with every problem (config, catalogue, each endpoint's translation) as a list.
+std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
+                                         std::vector<ConfigError>* problems);
 // Fills the lookup maps and metric handles of a snapshot from its config's endpoints.
 void IndexState(GatewayState& state, Metrics* metrics);
 // The catalogue: rows of catalogue_file, then rows of logs.field_catalogue (when `dsn` is

@@ -1,5 +1,6 @@
-#include "golden_file.h"
+#include "support/golden_file.h"
 
+#include <fstream>
 #include <sstream>
 
 namespace lqe::testing {
@@ -31,14 +32,13 @@ std::string JoinLines(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-std::vector<GoldenCase> ParseGoldenFile(const std::string& text) {
+std::vector<GoldenCase> ParseGoldenText(const std::string& text, GoldenHeader header_mode) {
   std::vector<GoldenCase> cases;
   std::istringstream in(text);
-  std::string line;
   std::vector<std::string> input, expected;
   GoldenCase current;
   bool in_expected = false;
-  bool header = true;
+  bool in_header = header_mode == GoldenHeader::kCommentsAndOptions;
   int line_no = 0;
   auto flush = [&] {
     current.input = JoinLines(input);
@@ -49,26 +49,22 @@ std::vector<GoldenCase> ParseGoldenFile(const std::string& text) {
     input.clear();
     expected.clear();
     in_expected = false;
-    header = true;
+    in_header = header_mode == GoldenHeader::kCommentsAndOptions;
   };
-  while (std::getline(in, line)) {
+  for (std::string line; std::getline(in, line);) {
     ++line_no;
     if (Trim(line) == "==") {
       flush();
-      continue;
-    }
-    if (current.line == 0) current.line = line_no;
-    if (in_expected) {
+    } else if (in_expected) {
       expected.push_back(line);
     } else if (line == "--") {
       in_expected = true;
-    } else if (header && line.rfind("#", 0) == 0) {
-      current.comments.push_back(line);
-    } else if (header && line.rfind("[", 0) == 0) {
-      current.option_lines.push_back(line);
-      ParseOptions(line, current.options);
+    } else if (in_header && (line.starts_with("#") || line.starts_with("[") || line.empty())) {
+      if (!line.empty()) current.header.push_back(line);
+      if (line.starts_with("[")) ParseOptions(line, current.options);
     } else {
-      header = false;
+      in_header = false;
+      if (input.empty()) current.line = line_no;
       input.push_back(line);
     }
   }
@@ -76,16 +72,26 @@ std::vector<GoldenCase> ParseGoldenFile(const std::string& text) {
   return cases;
 }
 
-std::string FormatGoldenFile(const std::vector<GoldenCase>& cases) {
+std::string FormatGoldenText(const std::vector<GoldenCase>& cases) {
   std::string out;
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
+    const GoldenCase& c = cases[i];
     if (i) out += "==\n";
-    for (const auto& l : c.comments) out += l + "\n";
-    for (const auto& l : c.option_lines) out += l + "\n";
+    for (const auto& h : c.header) out += h + "\n";
     out += c.input + "\n--\n" + c.expected + "\n";
   }
   return out;
+}
+
+std::vector<GoldenCase> ReadGoldenFile(const std::string& path, GoldenHeader header) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseGoldenText(text.str(), header);
+}
+
+void WriteGoldenFile(const std::string& path, const std::vector<GoldenCase>& cases) {
+  std::ofstream(path, std::ios::binary) << FormatGoldenText(cases);
 }
 
 }  // namespace lqe::testing

@@ -1,8 +1,8 @@
 // Edge function, realtime and storage events. These sources carry the project only inside
 // metadata (project_ref for functions, project for realtime and storage).
-#include "generator/generator_context.h"
+#include "demo/generator_context.h"
 
-namespace lqe::bench {
+namespace lqe::demo {
 namespace {
 
 constexpr const char* kFunctions[] = {"hello-world", "stripe-webhook", "send-email", "resize-image",
@@ -215,4 +215,4 @@ void WriteStorage(EventGenerator::Context& c, std::string* out) {
   w.EndObject();
 }
 
-}  // namespace lqe::bench
+}  // namespace lqe::demo

@@ -1,11 +1,11 @@
-#include "generator/json_writer.h"
+#include "demo/json_writer.h"
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-namespace lqe::bench {
+namespace lqe::demo {
 
 void JsonWriter::Key(std::string_view key) {
   Separate();
@@ -80,4 +80,4 @@ void JsonWriter::Null() {
   out_->append("null");
 }
 
-}  // namespace lqe::bench
+}  // namespace lqe::demo

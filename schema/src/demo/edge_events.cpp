@@ -1,7 +1,7 @@
 // API gateway (edge) events: one HTTP request through the gateway, shaped like the ingest sample.
-#include "generator/generator_context.h"
+#include "demo/generator_context.h"
 
-namespace lqe::bench {
+namespace lqe::demo {
 namespace {
 
 struct Route {
@@ -193,4 +193,4 @@ void WriteEdge(EventGenerator::Context& c, std::string* out) {
   w.EndObject();
 }
 
-}  // namespace lqe::bench
+}  // namespace lqe::demo

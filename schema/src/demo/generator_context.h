@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "generator/event_generator.h"
-#include "generator/json_writer.h"
+#include "demo/json_writer.h"
+#include "lqe/schema/demo_events.h"
 
-namespace lqe::bench {
+namespace lqe::demo {
 
 struct EventGenerator::Context {
   explicit Context(const GeneratorOptions& options);
@@ -69,4 +69,4 @@ void WriteStorage(EventGenerator::Context& c, std::string* out);
 void WriteRestapi(EventGenerator::Context& c, std::string* out);
 void WritePooler(EventGenerator::Context& c, std::string* out);
 
-}  // namespace lqe::bench
+}  // namespace lqe::demo

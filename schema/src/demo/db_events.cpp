@@ -1,7 +1,7 @@
 // Postgres, auth, PostgREST (restapi) and pooler events; these carry `project` at top level.
-#include "generator/generator_context.h"
+#include "demo/generator_context.h"
 
-namespace lqe::bench {
+namespace lqe::demo {
 namespace {
 
 void BeginEvent(EventGenerator::Context& c, JsonWriter& w, const std::string& project,
@@ -180,4 +180,4 @@ void WritePooler(EventGenerator::Context& c, std::string* out) {
   w.EndObject();
 }
 
-}  // namespace lqe::bench
+}  // namespace lqe::demo

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lqe::bench {
+namespace lqe::demo {
 
 // The nine log sources, in the order `--source all` writes them.
 const std::vector<std::string>& GeneratorSources();
@@ -39,8 +39,8 @@ class EventGenerator {
   void (*write_)(Context&, std::string*);
 };
 
-// Parses an ISO 8601 UTC instant like "2026-11-21T12:00:00Z" (seconds precision, optional
-// fraction ignored) for --now. Returns false when malformed.
+// Parses an ISO 8601 instant for --now (lqe/iso8601.h: "2026-11-21T12:00:00Z", offsets such as
+// "+02:00", fractions, a bare date). Returns false when malformed.
 bool ParseNow(std::string_view text, std::int64_t* micros);
 
-}  // namespace lqe::bench
+}  // namespace lqe::demo

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace lqe::bench {
+namespace lqe::demo {
 
 class JsonWriter {
  public:
@@ -65,4 +65,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace lqe::bench
+}  // namespace lqe::demo

@@ -1,14 +1,14 @@
-#include "generator/event_generator.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-#include "generator/generator_context.h"
+#include "demo/generator_context.h"
+#include "lqe/iso8601.h"
+#include "lqe/schema/demo_events.h"
 
-namespace lqe::bench {
+namespace lqe::demo {
 namespace {
 
 constexpr std::int64_t kMicrosPerSecond = 1000000;
@@ -211,20 +211,10 @@ void EventGenerator::Next(std::string* out) {
 }
 
 bool ParseNow(std::string_view text, std::int64_t* micros) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-  char tail[8] = {};
-  const std::string copy(text.substr(0, 40));
-  const int n =
-      std::sscanf(copy.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%7s", &y, &mo, &d, &h, &mi, &s, tail);
-  if (n < 6 || (n == 7 && tail[0] != 'Z' && tail[0] != '.')) return false;
-  using namespace std::chrono;
-  const year_month_day ymd{year{y}, month{static_cast<unsigned>(mo)},
-                           day{static_cast<unsigned>(d)}};
-  if (!ymd.ok() || h > 23 || mi > 59 || s > 59) return false;
-  const auto day_count = sys_days{ymd}.time_since_epoch().count();
-  *micros =
-      (static_cast<std::int64_t>(day_count) * 86400 + h * 3600 + mi * 60 + s) * kMicrosPerSecond;
+  const auto instant = iso8601::Parse(text);
+  if (!instant) return false;
+  *micros = instant->micros;
   return true;
 }
 
-}  // namespace lqe::bench
+}  // namespace lqe::demo

@@ -1,0 +1,63 @@
+// `lqe check` reports every broken file and endpoint with file:line, not only the first, and
+// exits 1; a misspelt key gets a suggestion.
+#include <gtest/gtest.h>
+
+#include "cli_run.h"
+#include "support.h"
+#include "support/test_database.h"
+
+namespace lqe::gateway {
+namespace {
+
+using testing::RunLqeCommand;
+using testing::ShellQuote;
+using testing::TempDir;
+
+TEST(CheckCliTest, ReportsEveryProblemWithFileAndLine) {
+  TempDir dir;
+  const std::string broken_yaml = dir.Write("eps/x.yaml", "name: x\nquery: [unclosed\n");
+  const std::string bad_type =
+      dir.Write("eps/y.yaml", "name: y\nquery: select 1\nparams:\n  p: {type: date}\n");
+  const std::string config = dir.Write(
+      "gw.yaml", "database:\n  dsn: host=127.0.0.1 port=1\n  pool_szie: 3\ncatalogue_file: " +
+                     lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
+                     "\nendpoints_dir: eps\nendpoints:\n"
+                     "  - name: a.good\n    query: select 1 as one\n"
+                     "  - name: b.typo\n    query: select 1 as one\n    max_row: 5\n"
+                     "  - name: c.bad\n    query: |\n      select 1 as one\n      from ) oops\n");
+  const testing::CliResult r = RunLqeCommand("check --config " + ShellQuote(config));
+  EXPECT_EQ(r.status, 1);
+  const std::vector<std::string> expected = {
+      "lqe check: " + config +
+          ":3: unknown key 'pool_szie' in database; did you mean 'pool_size'? (allowed: dsn, "
+          "pool_size, statement_timeout_ms, connect_timeout_ms)\n",
+      "lqe check: " + broken_yaml + ":3: ",
+      "lqe check: " + bad_type + ":4: unknown parameter type 'date'",
+      "lqe check: " + config + ":11: unknown key 'max_row' in endpoint; did you mean 'max_rows'?",
+      "lqe check: " + config + ":15: endpoint c.bad: ",
+      "lqe check: 5 problems found\n",
+  };
+  std::size_t at = 0;
+  for (const std::string& line : expected) {
+    const std::size_t found = r.err.find(line, at);
+    EXPECT_NE(found, std::string::npos) << "missing, in this order: " << line << "\n" << r.err;
+    if (found != std::string::npos) at = found + line.size();
+  }
+}
+
+TEST(CheckCliTest, AGoodConfigListsItsEndpoints) {
+  TempDir dir;
+  const std::string config =
+      dir.Write("gw.yaml", "database:\n  dsn: host=127.0.0.1 port=1\ncatalogue_file: " +
+                               lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
+                               "\nendpoints_dir: " + lqe::testing::SourcePath("sql") + "\n");
+  const testing::CliResult r = RunLqeCommand("check --config " + ShellQuote(config));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("logs.all (6f1f5a2e-2b5d-4a47-9c36-0f2a8d7b1c01): ok, 3 bound parameters"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("config ok: 2 endpoints, 0 API keys\n"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace lqe::gateway
