@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "lql/bq_render.h"
-#include "lql/lql.h"
+#include "bq_render.h"
+#include "lqe/lql.h"
 #include "lql/timestamp.h"
 #include "support/test_database.h"
 #include "test_ctes.h"

@@ -220,6 +220,10 @@ std::variant<std::shared_ptr<const Translation>, Response> ChooseTranslation(con
   consumer.text = p.params.sql ? *p.params.sql : *p.params.lql;
   options.consumer = consumer;
   options.now = context.now();
+  if (const auto it = context.state->stored_queries.find(e.name);
+      it != context.state->stored_queries.end()) {
+    options.stored_cache = it->second.get();
+  }
   TranslateResult result = Translate(e.query, options);
   if (!result.ok()) {
     const Diagnostic& d = result.error();

@@ -41,7 +41,7 @@ std::string Emitter::EmitCteList(const std::vector<ast::Cte>& ctes) {
   const std::size_t first = ctes_.size();
   for (const auto& cte : ctes) {
     for (std::size_t i = first; i < ctes_.size(); ++i) {
-      if (resolve::EqualsIgnoreCase(ctes_[i].first, cte.name.name)) {
+      if (names::EqualsIgnoreCase(ctes_[i].first, cte.name.name)) {
         Fail(DiagCode::kSyntax, cte.name.span, "duplicate WITH name \"" + cte.name.name + "\"");
       }
     }
@@ -100,8 +100,8 @@ QueryOut Emitter::EmitQueryBody(const ast::QueryNode& body,
       const std::string ref = "_set." + QuoteLabel(c.name);
       items.push_back({ref, c.name, Value{ref, c.type, c.json_array, false, false, c.name}, {}});
     }
-    resolve::Scope empty{scope_, {}, {}};
-    resolve::Scope* saved = scope_;
+    Scope empty{scope_, {}, {}};
+    Scope* saved = scope_;
     scope_ = &empty;
     out.sql += EmitOrderBy(*order_by, &items);
     scope_ = saved;
@@ -134,7 +134,7 @@ QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_out
     if (name.empty()) name = "f" + std::to_string(unnamed++) + "_";
     if (final_output) {
       for (const auto& c : out.columns) {
-        if (resolve::EqualsIgnoreCase(c.name, name)) {
+        if (names::EqualsIgnoreCase(c.name, name)) {
           Fail(DiagCode::kUnsupported, item.span,
                "duplicate column name \"" + name + "\" in the result",
                "Give each result column a distinct alias.");
