@@ -65,6 +65,20 @@ Value Emitter::EmitCall(const ast::Call& call) {
     Fail(DiagCode::kUnsupported, call.span,
          "unsupported DISTINCT, ORDER BY, LIMIT or NULLS modifier in " + name);
   }
+  // PostgreSQL has no DISTINCT, ORDER BY or LIMIT inside a window aggregate (it would fail
+  // with 0A000), so these are refused here, pointing at the modifier.
+  if (call.over && call.distinct) {
+    Fail(DiagCode::kUnsupported, call.span, "unsupported DISTINCT in analytic " + name,
+         "Aggregate the distinct values in a subquery, then join or window over that.");
+  }
+  if (call.over && !call.order_by.empty()) {
+    Fail(DiagCode::kUnsupported, call.order_by.front().expr->span,
+         "unsupported ORDER BY inside analytic " + name,
+         "Order the rows in the OVER clause instead: OVER (... ORDER BY ...).");
+  }
+  if (call.over && call.limit) {
+    Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in analytic " + name);
+  }
   if (call.over && f->kind == FnKind::kScalar) {
     Fail(DiagCode::kSyntax, call.span, name + " is not an analytic function");
   }
