@@ -125,7 +125,7 @@ QueryOut Emitter::EmitSetOp(const ast::SetOp& op, bool final_output) {
 }
 
 QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_output,
-                               std::vector<std::string>& select_sql) {
+                               std::vector<std::string>& select_sql, bool collate_strings) {
   QueryOut out;
   int unnamed = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -141,7 +141,8 @@ QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_out
         }
       }
     }
-    const std::string sql = final_output ? OutputSql(item.value) : item.value.sql;
+    std::string sql = final_output ? OutputSql(item.value) : item.value.sql;
+    if (collate_strings && IsKind(item.value.type, TypeKind::kString)) sql += " COLLATE \"C\"";
     const bool as_needed =
         sql.size() < name.size() + 1 ||
         sql.compare(sql.size() - name.size() - 1, std::string::npos, "." + QuoteLabel(name)) != 0;

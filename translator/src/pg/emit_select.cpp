@@ -63,7 +63,8 @@ QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::O
     tail += w;
   }
   std::vector<std::string> select_sql;
-  QueryOut out = FinishOutput(items, final_output, select_sql);
+  const bool distinct_ordered = select.distinct && order_by && !order_by->empty();
+  QueryOut out = FinishOutput(items, final_output, select_sql, distinct_ordered);
   std::string list;
   for (const auto& s : select_sql) list += (list.empty() ? "" : ", ") + s;
   std::string sql = std::string("SELECT ") + (select.distinct ? "DISTINCT " : "") + list;

@@ -95,8 +95,10 @@ class Emitter {
   std::string EmitOrderItem(const ast::OrderItem& item, std::vector<SelectItemOut>* items);
   const SelectItemOut* FindOutputAlias(const ast::Expr& expr, std::vector<SelectItemOut>& items);
   std::string EmitLimit(const ast::Query& query);
+  // collate_strings: STRING items get COLLATE "C", so a SELECT DISTINCT's ORDER BY (which
+  // sorts strings byte-wise with COLLATE "C") names expressions of its select list.
   QueryOut FinishOutput(std::vector<SelectItemOut>& items, bool final_output,
-                        std::vector<std::string>& select_sql);
+                        std::vector<std::string>& select_sql, bool collate_strings = false);
 
   // FROM (emit_from.cpp)
   std::string EmitFrom(const ast::FromItem& item, std::vector<std::string>& conditions);

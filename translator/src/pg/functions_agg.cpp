@@ -25,6 +25,15 @@ std::string Agg(Emitter& e, const ast::Call& call, std::string_view pg_name,
   return sql + Over(e, call);
 }
 
+// The aggregated argument of f(DISTINCT x ORDER BY x): PG wants the ORDER BY expressions among
+// the arguments, and ORDER BY sorts a STRING with COLLATE "C", so the argument gets it too.
+std::string DistinctOrderedArg(const ast::Call& call, const Value& x) {
+  if (call.distinct && !call.order_by.empty() && IsKind(x.type, K::kString)) {
+    return x.sql + " COLLATE \"C\"";
+  }
+  return x.sql;
+}
+
 void NoLimit(const ast::Call& call) {
   if (call.limit)
     Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in " + Upper(call.name.name));
@@ -106,7 +115,7 @@ Value EmitAnyValue(Emitter& e, const ast::Call& call) {
 
 Value EmitArrayAgg(Emitter& e, const ast::Call& call) {
   const Value x = e.EmitExpr(*call.args[0]);
-  std::string sql = Agg(e, call, "array_agg", x.sql);
+  std::string sql = Agg(e, call, "array_agg", DistinctOrderedArg(call, x));
   if (call.limit) {  // never with OVER: the dispatcher refuses that
     sql = "(" + sql + ")[1:" + e.EmitExpr(*call.limit).sql + "]";
   }
@@ -118,12 +127,13 @@ Value EmitStringAgg(Emitter& e, const ast::Call& call) {
   NoIgnoreNulls(call);
   const auto args = EmitArgs(e, call);
   const std::string delim = args.size() > 1 ? args[1].sql : "','";
+  const std::string arg = DistinctOrderedArg(call, args[0]);
   if (call.limit) {  // never with OVER: the dispatcher refuses that
-    return MakeValue("array_to_string((" + Agg(e, call, "array_agg", args[0].sql) +
+    return MakeValue("array_to_string((" + Agg(e, call, "array_agg", arg) +
                          ")[1:" + e.EmitExpr(*call.limit).sql + "], " + delim + ")",
                      K::kString);
   }
-  return MakeValue(Agg(e, call, "string_agg", args[0].sql + ", " + delim), K::kString);
+  return MakeValue(Agg(e, call, "string_agg", arg + ", " + delim), K::kString);
 }
 
 Value EmitApproxCountDistinct(Emitter& e, const ast::Call& call) {
