@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "lqe/format_postgres.h"
 #include "lqe/translate.h"
 
 namespace lqe::cli {
@@ -141,7 +142,7 @@ int Run(TranslateArgs& args) {
     return 1;
   }
   const Translation& t = result.value();
-  std::cout << t.pg_sql << "\n-- params\n";
+  std::cout << FormatPostgres(t.pg_sql) << "\n-- params\n";
   for (std::size_t i = 0; i < t.params.size(); ++i) {
     std::cout << "$" << i + 1 << " " << t.params[i].name << " " << TypeName(*t.params[i].type)
               << (t.params[i].transform == ParamTransform::kRegexPattern ? " regex" : "") << "\n";
