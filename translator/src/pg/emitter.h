@@ -74,6 +74,7 @@ class Emitter {
   std::string EmitOrderBy(const std::vector<ast::OrderItem>& order_by,
                           std::vector<SelectItemOut>* items);
   std::string EmitWindowSpec(const ast::WindowSpec& spec);
+  void CheckRangeOffsetOrder(const ast::WindowSpec& spec);
   const TranslateOptions& options() const { return options_; }
 
  private:

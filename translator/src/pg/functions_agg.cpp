@@ -138,8 +138,13 @@ Value EmitStringAgg(Emitter& e, const ast::Call& call) {
 
 Value EmitApproxCountDistinct(Emitter& e, const ast::Call& call) {
   NoLimit(call);
+  // It is count(DISTINCT x), and PostgreSQL has no DISTINCT in window aggregates.
+  if (call.over) {
+    Fail(DiagCode::kUnsupported, call.span, "unsupported analytic APPROX_COUNT_DISTINCT",
+         "Count the distinct values in a subquery, then join or window over that.");
+  }
   const Value x = e.EmitExpr(*call.args[0]);
-  return MakeValue("count(DISTINCT " + x.sql + ")" + Over(e, call), K::kInt64);
+  return MakeValue("count(DISTINCT " + x.sql + ")", K::kInt64);
 }
 
 Value EmitApproxQuantiles(Emitter& e, const ast::Call& call) {
