@@ -26,8 +26,8 @@ std::string ReadAll(const std::string& path) {
 class CapsOnPostgres : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    db_ = new testing::TestDatabase("translate_caps");
-    pqxx::connection conn(db_->dsn());
+    shared_db = new testing::TestDatabase("translate_caps");
+    pqxx::connection conn(shared_db->dsn());
     schema::Migrate(conn, schema::MigrateOptions{});
     pqxx::work w(conn);
     w.exec(
@@ -36,24 +36,24 @@ class CapsOnPostgres : public ::testing::Test {
         "('a', now(), 'GET', 'p', '{}'), ('a', now(), 'GET', 'p', '{}')");
     w.commit();
     std::string error;
-    catalog_ = new Catalog(Catalog::FromEntries(
+    shared_catalog = new Catalog(Catalog::FromEntries(
         Catalog::ParseTsv(ReadAll(testing::SourcePath("schema/catalogue_seed.tsv")), &error),
         &error));
   }
   static void TearDownTestSuite() {
-    delete catalog_;
-    delete db_;
+    delete shared_catalog;
+    delete shared_db;
   }
 
   // Translates `sql` with one INT64 parameter @n and runs it with n = `n`.
   static pqxx::result Run(const std::string& sql, const std::string& n) {
     TranslateOptions options;
-    options.catalog = catalog_;
+    options.catalog = shared_catalog;
     options.params = {{"n", Type::Scalar(TypeKind::kInt64)}};
     const TranslateResult t = Translate(sql, options);
     EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
     if (!t.ok()) return {};
-    pqxx::connection conn(db_->dsn());
+    pqxx::connection conn(shared_db->dsn());
     pqxx::work w(conn);
     if (t.value().params.empty()) return w.exec(t.value().pg_sql);
     return w.exec_params(t.value().pg_sql, n);
@@ -71,12 +71,12 @@ class CapsOnPostgres : public ::testing::Test {
     return "";
   }
 
-  static testing::TestDatabase* db_;
-  static Catalog* catalog_;
+  static testing::TestDatabase* shared_db;
+  static Catalog* shared_catalog;
 };
 
-testing::TestDatabase* CapsOnPostgres::db_ = nullptr;
-Catalog* CapsOnPostgres::catalog_ = nullptr;
+testing::TestDatabase* CapsOnPostgres::shared_db = nullptr;
+Catalog* CapsOnPostgres::shared_catalog = nullptr;
 
 TEST_F(CapsOnPostgres, RepeatOverTheCapIsADataException) {
   EXPECT_EQ(Raises("select repeat('ab', @n) as r", "524289"),

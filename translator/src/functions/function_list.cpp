@@ -23,13 +23,13 @@ std::vector<Signature> BuildTable() {
 }  // namespace
 
 const std::vector<Signature>& All() {
-  static const std::vector<Signature> kTable = BuildTable();
-  return kTable;
+  static const std::vector<Signature> table = BuildTable();
+  return table;
 }
 
 const Signature* Find(std::string_view name) {
   // Built once: upper-case name -> row.
-  static const auto* const kIndex = [] {
+  static const auto* const index_by_name = [] {
     auto* index = new std::unordered_map<std::string_view, const Signature*>();
     for (const auto& f : All()) index->emplace(f.name, &f);
     return index;
@@ -40,18 +40,19 @@ const Signature* Find(std::string_view name) {
     const char c = name[i];
     upper[i] = c >= 'a' && c <= 'z' ? static_cast<char>(c - ('a' - 'A')) : c;
   }
-  const auto it = kIndex->find(std::string_view(upper, name.size()));
-  return it == kIndex->end() ? nullptr : it->second;
+  const auto it = index_by_name->find(std::string_view(upper, name.size()));
+  return it == index_by_name->end() ? nullptr : it->second;
 }
 
 std::string DidYouMean(std::string_view name) {
-  static const std::vector<std::string> kNames = [] {
+  static const std::vector<std::string> all_names = [] {
     std::vector<std::string> names;
     for (const auto& f : All()) names.emplace_back(f.name);
     return names;
   }();
   // Stricter than for column names: function names are short and many (FOO is not MOD).
-  const std::string best = names::Suggest(name, kNames, std::max<std::size_t>(1, name.size() / 5));
+  const std::string best =
+      names::Suggest(name, all_names, std::max<std::size_t>(1, name.size() / 5));
   return best.empty() ? std::string() : "Did you mean " + best + "?";
 }
 

@@ -35,8 +35,9 @@ std::string DistinctOrderedArg(const ast::Call& call, const Value& x) {
 }
 
 void NoLimit(const ast::Call& call) {
-  if (call.limit)
+  if (call.limit) {
     Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in " + Upper(call.name.name));
+  }
 }
 
 void NoIgnoreNulls(const ast::Call& call) {

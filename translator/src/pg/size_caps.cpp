@@ -1,5 +1,6 @@
 #include "pg/size_caps.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -27,19 +28,16 @@ std::optional<long double> ConstantNumber(const ast::Expr& e) {
   if (lit.literal_kind == ast::Literal::Kind::kInt) {
     return static_cast<long double>(std::strtoull(lit.text.c_str(), nullptr, 0));
   }
-  if (lit.literal_kind == ast::Literal::Kind::kFloat)
+  if (lit.literal_kind == ast::Literal::Kind::kFloat) {
     return std::strtold(lit.text.c_str(), nullptr);
+  }
   return std::nullopt;
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-long long DaysFromCivil(long long y, unsigned m, unsigned d) {
-  y -= m <= 2 ? 1 : 0;
-  const long long era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
+// Days since 1970-01-01 of a proleptic Gregorian date.
+long long DaysFromCivil(int y, unsigned m, unsigned d) {
+  using namespace std::chrono;
+  return sys_days(year(y) / month(m) / day(d)).time_since_epoch().count();
 }
 
 // Seconds since the epoch of a DATE/TIMESTAMP/DATETIME literal 'YYYY-MM-DD[ HH:MM[:SS]]' (time

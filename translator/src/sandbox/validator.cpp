@@ -186,8 +186,9 @@ void Validator::CheckExpr(const ast::Expr& e) {
       CheckCall(c);
       // Date-part arguments (DAY, WEEK(MONDAY)) are not calls of functions.
       for (const auto& a : c.args) {
-        if (!(a->Is<ast::Call>() && names::EqualsIgnoreCase(a->As<ast::Call>().name.name, "WEEK")))
-          sub(a);
+        const bool date_part =
+            a->Is<ast::Call>() && names::EqualsIgnoreCase(a->As<ast::Call>().name.name, "WEEK");
+        if (!date_part) sub(a);
       }
       return;
     }
