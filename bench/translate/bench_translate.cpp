@@ -49,8 +49,11 @@ order by timestamp desc
 limit 100
 )sql";
 
+// As the gateway runs it: the endpoint's StoredQueryCache keeps the stored WITH translated.
 void BM_TranslateLogsAllWithConsumer(benchmark::State& state) {
   Fixture f;
+  lqe::StoredQueryCache stored_cache;
+  f.options.stored_cache = &stored_cache;
   f.options.consumer = lqe::ConsumerQuery{lqe::ConsumerQuery::Language::kSql, kEdgeListQuery};
   for (auto _ : state) {
     lqe::TranslateResult r = lqe::Translate(f.stored, f.options);

@@ -16,7 +16,7 @@
 #include "lqe/gateway/config.h"
 #include "lqe/gateway/handler.h"
 #include "lqe/translate.h"
-#include "sql_layout.h"
+#include "lqe/format_postgres.h"
 
 namespace lqe::cli {
 namespace {
@@ -146,7 +146,7 @@ std::optional<ConsumerQuery> Consumer(const TranslateArgs& args) {
 }
 
 void Print(const Translation& t) {
-  std::cout << LayOutSql(t.pg_sql) << "\n-- params\n";
+  std::cout << FormatPostgres(t.pg_sql) << "\n-- params\n";
   for (std::size_t i = 0; i < t.params.size(); ++i) {
     std::cout << "$" << i + 1 << " " << t.params[i].name << " " << TypeName(*t.params[i].type)
               << (t.params[i].transform == ParamTransform::kRegexPattern ? " regex" : "") << "\n";

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <map>
 #include <pqxx/pqxx>
+#include <string_view>
+#include <thread>
 
 #include "lqe/catalog.h"
 #include "lqe/schema/partitions.h"
@@ -131,8 +134,10 @@ MigrateReport Migrate(pqxx::connection& conn, const MigrateOptions& options) {
   return Migrate(conn, ParseMigrations(EmbeddedMigrationFiles()), options);
 }
 
-MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migrations,
-                      const MigrateOptions& options) {
+namespace {
+
+MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& migrations,
+                          const MigrateOptions& options) {
   // A session lock: two concurrent `lqe migrate` runs apply each migration once.
   {
     pqxx::nontransaction lock(conn);
@@ -184,6 +189,27 @@ MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migr
     tx.commit();
   }
   return report;
+}
+
+}  // namespace
+
+// Roles and their grants are cluster-wide catalog rows: two databases on one cluster that
+// configure the same role at the same moment make Postgres fail one with "tuple concurrently
+// updated" (the per-database advisory lock cannot prevent it). Every step is idempotent, so the
+// whole run is simply tried again.
+MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migrations,
+                      const MigrateOptions& options) {
+  constexpr int kTries = 5;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return MigrateOnce(conn, migrations, options);
+    } catch (const pqxx::sql_error& e) {
+      const bool concurrent_catalog_update =
+          std::string_view(e.what()).find("tuple concurrently updated") != std::string_view::npos;
+      if (!concurrent_catalog_update || attempt == kTries) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50 * attempt));
+    }
+  }
 }
 
 }  // namespace lqe::schema

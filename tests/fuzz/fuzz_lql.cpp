@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "lql/bq_render.h"
-#include "lql/lql.h"
+#include "bq_render.h"
+#include "lqe/lql.h"
 
 namespace {
 

@@ -5,6 +5,7 @@
 
 #include "cli_run.h"
 #include "lqe/ascii.h"
+#include "lqe/format_postgres.h"
 #include "lqe/gateway/handler.h"
 #include "support.h"
 #include "support/test_database.h"
@@ -29,20 +30,6 @@ std::string Encode(const std::string& text) {
   return out;
 }
 
-// Whitespace runs as one space: the CLI lays the SQL out over lines, the server runs one line.
-std::string Flat(const std::string& sql) {
-  std::string out;
-  for (char c : sql) {
-    if (ascii::IsSpace(c)) {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
-
 class TranslateCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -63,7 +50,7 @@ class TranslateCliTest : public ::testing::Test {
             "    params:\n      project: {type: string, required: true}\n");
   }
 
-  // The SQL the server hands to Postgres for GET `target`.
+  // The SQL the server hands to Postgres for GET `target`, laid out as the CLI prints it.
   std::string ServerSql(const std::string& target, int expected_status = 200) {
     std::string error;
     auto state = BuildState(config_, nullptr, &error);
@@ -83,7 +70,8 @@ class TranslateCliTest : public ::testing::Test {
     };
     last_response_ = Handle(testing::Get(target), context);
     EXPECT_EQ(last_response_.status, expected_status) << last_response_.body;
-    return Flat(ran);
+    // lqe translate prints the same SQL laid out by FormatPostgres, which changes only whitespace.
+    return FormatPostgres(ran);
   }
 
   // The SQL `lqe translate` prints, before its parameter list.
@@ -93,7 +81,7 @@ class TranslateCliTest : public ::testing::Test {
     const auto end = r.out.find("\n-- params\n");
     EXPECT_NE(end, std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\n-- columns\n"), std::string::npos) << r.out;
-    return Flat(r.out.substr(0, end));
+    return r.out.substr(0, end);
   }
 
   TempDir dir_;
@@ -155,7 +143,7 @@ TEST_F(TranslateCliTest, EndpointFileGivesTheSameAsTheConfig) {
       " --catalogue " + ShellQuote(lqe::testing::SourcePath("schema/catalogue_seed.tsv")) +
       " --sql " + ShellQuote("select id from edge_logs"));
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(Flat(r.out.substr(0, r.out.find("\n-- params\n"))),
+  EXPECT_EQ(r.out.substr(0, r.out.find("\n-- params\n")),
             CliSql("--endpoint logs.all --sql " + ShellQuote("select id from edge_logs")));
 }
 

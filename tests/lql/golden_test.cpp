@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "bq_render.h"
 #include "lqe/ascii.h"
-#include "lql/bq_render.h"
-#include "lql/lql.h"
+#include "lqe/lql.h"
 #include "lql/timestamp.h"
 #include "support/golden_file.h"
 #include "support/test_database.h"

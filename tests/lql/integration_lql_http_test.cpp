@@ -185,5 +185,26 @@ TEST_F(LqlHttpTest, MalformedAndIllTypedLqlGet400WithPosition) {
   }
 }
 
+// The size caps through the gateway, with consumer SQL: a constant over a cap is a positioned 400
+// from the translator; a value known only when the query runs makes bq.generate_array raise
+// 22023, which is a 400 as well, never a 500.
+TEST_F(LqlHttpTest, SizeCapsAre400sAtTranslationAndAtRunTime) {
+  const auto refused =
+      Get("", 400, "&sql=" + Encode("select repeat(event_message, 2000000) as r from edge_logs"));
+  const auto& error = refused.at("error");
+  EXPECT_EQ(error.at("message").as_string(),
+            "REPEAT result would exceed the limit of 1048576 bytes at 1:30");
+  EXPECT_EQ(error.at("source").as_string(), "sql");
+  EXPECT_EQ(error.at("column").as_int64(), 30);
+
+  const auto failed = Get("", 400,
+                          "&sql=" + Encode("select generate_array(1, length(event_message) * "
+                                           "1000000) as a from edge_logs"));
+  EXPECT_EQ(failed.at("error").at("message").as_string(),
+            "the query failed: GENERATE_ARRAY would produce more than 1000000 elements");
+  EXPECT_EQ(failed.at("error").at("reason").as_string(), "query_error");
+  EXPECT_EQ(failed.at("error").at("sqlstate").as_string(), "22023");
+}
+
 }  // namespace
 }  // namespace lqe::lql

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lql/lql.h"
+#include "lqe/lql.h"
 
 namespace lqe::testing {
 

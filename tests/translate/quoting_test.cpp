@@ -54,10 +54,25 @@ TEST(TypeTable, MapsTheOutputContract) {
 }
 
 TEST(FunctionTable, LooksNamesUpCaseInsensitively) {
-  ASSERT_NE(FindFunction("countif"), nullptr);
-  EXPECT_EQ(FindFunction("countif")->name, "COUNTIF");
-  EXPECT_EQ(FindFunction("pg_sleep"), nullptr);
-  EXPECT_EQ(FindFunction("external_query"), nullptr);
+  ASSERT_NE(functions::Find("countif"), nullptr);
+  EXPECT_EQ(functions::Find("countif")->name, "COUNTIF");
+  EXPECT_EQ(functions::Find("pg_sleep"), nullptr);
+  EXPECT_EQ(functions::Find("external_query"), nullptr);
+}
+
+TEST(FunctionTable, EveryRowHasItsEmitterAndIndex) {
+  const auto& all = functions::All();
+  ASSERT_GT(all.size(), 100u);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i].index, i);
+    EXPECT_NE(EmitterFor(all[i]), nullptr) << all[i].name;
+  }
+}
+
+TEST(FunctionTable, SuggestsTheClosestNameForATypo) {
+  EXPECT_EQ(functions::DidYouMean("REGEX_CONTAINS"), "Did you mean REGEXP_CONTAINS?");
+  EXPECT_EQ(functions::DidYouMean("timestamp_truncc"), "Did you mean TIMESTAMP_TRUNC?");
+  EXPECT_EQ(functions::DidYouMean("pg_sleep"), "");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The façade reuses a stored query's translated WITH across consumer queries; it must never
-// serve one translated against a different catalogue.
+// A caller's StoredQueryCache reuses a stored query's translated WITH across consumer queries;
+// it must never serve one translated against a different catalogue.
 #include <gtest/gtest.h>
 
 #include "lqe/translate.h"
@@ -19,9 +19,11 @@ Catalog MakeCatalog(const std::string& path_type) {
   return c;
 }
 
-TranslateResult Sandboxed(const Catalog& catalog, const std::string& consumer) {
+TranslateResult Sandboxed(const Catalog& catalog, const std::string& consumer,
+                          StoredQueryCache* cache) {
   TranslateOptions options;
   options.catalog = &catalog;
+  options.stored_cache = cache;
   options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, consumer};
   return Translate(
       "with a as (select t.metadata.request.path as p from logs.edge t) select p from a", options);
@@ -29,8 +31,11 @@ TranslateResult Sandboxed(const Catalog& catalog, const std::string& consumer) {
 
 TEST(StoredWithCache, SecondConsumerGetsTheSameStoredTranslation) {
   const Catalog catalog = MakeCatalog("STRING");
-  const TranslateResult first = Sandboxed(catalog, "select p from a");
-  const TranslateResult second = Sandboxed(catalog, "select count(*) as n from a");
+  StoredQueryCache cache;
+  const TranslateResult first = Sandboxed(catalog, "select p from a", &cache);
+  EXPECT_EQ(cache.size(), 1u);
+  const TranslateResult second = Sandboxed(catalog, "select count(*) as n from a", &cache);
+  EXPECT_EQ(cache.size(), 1u);
   ASSERT_TRUE(first.ok());
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(first.value().pg_sql,
@@ -43,15 +48,45 @@ TEST(StoredWithCache, SecondConsumerGetsTheSameStoredTranslation) {
 }
 
 TEST(StoredWithCache, ANewCatalogueIsNeverServedAnOldTranslation) {
+  StoredQueryCache cache;
   {
     const Catalog strings = MakeCatalog("STRING");
-    ASSERT_TRUE(Sandboxed(strings, "select p from a").ok());
+    ASSERT_TRUE(Sandboxed(strings, "select p from a", &cache).ok());
   }
   const Catalog ints = MakeCatalog("INT64");
-  const TranslateResult r = Sandboxed(ints, "select p from a");
+  const TranslateResult r = Sandboxed(ints, "select p from a", &cache);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(TypeName(*r.value().columns.at(0).type), "INT64");
   EXPECT_NE(r.value().pg_sql.find("::bigint"), std::string::npos);
+}
+
+TEST(StoredWithCache, WithoutACacheEveryCallTranslatesTheStoredQuery) {
+  const Catalog catalog = MakeCatalog("STRING");
+  const TranslateResult first = Sandboxed(catalog, "select p from a", nullptr);
+  const TranslateResult second = Sandboxed(catalog, "select p from a", nullptr);
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(first.value().pg_sql, second.value().pg_sql);
+}
+
+TEST(StoredWithCache, AConsumerOrderingItsResultGetsItsOwnEntry) {
+  // The CTEs' ORDER BYs are dropped when the consumer orders; the two forms never mix.
+  const Catalog catalog = MakeCatalog("STRING");
+  StoredQueryCache cache;
+  TranslateOptions options;
+  options.catalog = &catalog;
+  options.stored_cache = &cache;
+  const std::string stored =
+      "with a as (select t.metadata.request.path as p from logs.edge t order by p) select p from a";
+  options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, "select p from a"};
+  const TranslateResult unordered = Translate(stored, options);
+  options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, "select p from a order by p"};
+  const TranslateResult ordered = Translate(stored, options);
+  ASSERT_TRUE(unordered.ok());
+  ASSERT_TRUE(ordered.ok());
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_NE(unordered.value().pg_sql.find("ORDER BY"), std::string::npos);
+  EXPECT_EQ(ordered.value().pg_sql.find("AS p FROM logs.edge AS t ORDER BY"), std::string::npos);
 }
 
 }  // namespace

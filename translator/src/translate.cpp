@@ -2,16 +2,16 @@
 // translator::Error; this is the only place that catches it.
 #include "lqe/translate.h"
 
-#include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
-#include <unordered_map>
 
-#include "lql/lql.h"
+#include "ast/query.h"
+#include "lqe/lql.h"
+#include "names.h"
 #include "parse/parser.h"
 #include "pg/emitter.h"
 #include "sandbox/validator.h"
+#include "stored_with.h"
 #include "translate_error.h"
 
 namespace lqe {
@@ -52,7 +52,7 @@ std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer, std::
   bool clash = false;
   for (const auto& cte : consumer.with) {
     for (const auto& [name, cols] : emitter.Ctes()) {
-      if (resolve::EqualsIgnoreCase(name, cte.name.name)) clash = true;
+      if (names::EqualsIgnoreCase(name, cte.name.name)) clash = true;
     }
   }
   pg::QueryOut out;
@@ -68,78 +68,24 @@ std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer, std::
   return out.sql;
 }
 
-// The stored query's WITH clause, translated once and reused for every consumer query of the
-// same endpoint: per request, only the consumer is parsed, checked and emitted. An entry is
-// valid while the catalogue still has the very row types it was translated against (the entry
-// keeps them alive, so a rebuilt catalogue never matches by accident).
-struct StoredWith {
-  std::string with_sql;
-  pg::Emitter::State state;
-};
-
-std::string StoredKey(std::string_view bq_sql, const TranslateOptions& options) {
-  std::string key(bq_sql);
-  key += '\0';
-  key += std::to_string(reinterpret_cast<std::uintptr_t>(options.catalog));
-  for (const auto& [name, type] : options.params) {
-    key += '\0' + name + ':' + (type ? TypeName(*type) : "?");
-  }
-  return key;
-}
-
-bool StillValid(const StoredWith& entry, const Catalog& catalog) {
-  for (const TypePtr& row : entry.state.source_rows) {
-    bool found = false;
-    for (const auto& name : catalog.SourceNames()) {
-      const SourceSchema* s = catalog.FindSource(name);
-      if (s && s->row == row) found = true;
-    }
-    if (!found) return false;
-  }
-  return true;
-}
-
-class StoredWithCache {
- public:
-  std::shared_ptr<const StoredWith> Find(const std::string& key, const Catalog& catalog) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = entries_.find(key);
-    if (it == entries_.end() || !StillValid(*it->second, catalog)) return nullptr;
-    return it->second;
-  }
-  void Put(const std::string& key, std::shared_ptr<const StoredWith> entry) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (entries_.size() >= kMaxEntries) entries_.clear();  // endpoints are few; keep it simple
-    entries_[key] = std::move(entry);
-  }
-
- private:
-  static constexpr std::size_t kMaxEntries = 256;
-  std::mutex mutex_;
-  std::unordered_map<std::string, std::shared_ptr<const StoredWith>> entries_;
-};
-
-StoredWithCache& Cache() {
-  static StoredWithCache cache;
-  return cache;
-}
-
-// The stored query's WITH, from the cache or freshly parsed and emitted (then cached). On a hit
-// the stored text is not even parsed again.
+// The stored query's WITH, from the caller's cache or freshly parsed and emitted (then cached).
+// On a hit the stored text is not even parsed again.
 std::string EmitStoredWith(std::string_view bq_sql, const TranslateOptions& options,
                            bool drop_cte_order, pg::Emitter& emitter) {
-  const std::string key = StoredKey(bq_sql, options) + (drop_cte_order ? "\1" : "\2");
-  if (auto hit = Cache().Find(key, *options.catalog)) {
+  StoredQueryCache* cache = options.stored_cache;
+  const std::string key = cache ? translator::StoredCacheKey(bq_sql, options, drop_cte_order) : "";
+  if (auto hit =
+          cache ? translator::StoredCacheAccess::Find(*cache, key, *options.catalog) : nullptr) {
     emitter.RestoreState(hit->state);
     return hit->with_sql;
   }
   ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
   emitter.SetDropCteOrder(drop_cte_order);
-  auto entry = std::make_shared<StoredWith>();
+  auto entry = std::make_shared<translator::StoredWith>();
   entry->with_sql = emitter.EmitCteList(stored->with);
   entry->state = emitter.SaveState();
   emitter.SetDropCteOrder(false);
-  Cache().Put(key, entry);
+  if (cache) translator::StoredCacheAccess::Put(*cache, key, entry);
   return entry->with_sql;
 }
 

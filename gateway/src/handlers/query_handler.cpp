@@ -208,8 +208,13 @@ std::variant<std::shared_ptr<const Translation>, Response> ChooseTranslation(con
   ConsumerQuery consumer;
   consumer.language = p.params.sql ? ConsumerQuery::Language::kSql : ConsumerQuery::Language::kLql;
   consumer.text = p.params.sql ? *p.params.sql : *p.params.lql;
-  TranslateResult result = Translate(
-      e.query, EndpointTranslateOptions(e, *context.state->catalog, consumer, context.now()));
+  TranslateOptions options =
+      EndpointTranslateOptions(e, *context.state->catalog, consumer, context.now());
+  if (const auto it = context.state->stored_queries.find(e.name);
+      it != context.state->stored_queries.end()) {
+    options.stored_cache = it->second.get();
+  }
+  TranslateResult result = Translate(e.query, options);
   if (!result.ok()) {
     const Diagnostic& d = result.error();
     return DiagnosticResponse(d, d.source == DiagSource::kStored ? std::string_view(e.query)

@@ -105,6 +105,7 @@ void IndexState(GatewayState& state, Metrics* metrics) {
     state.by_name[e->name] = e;
     state.by_id[e->id] = e;
     if (metrics != nullptr) state.endpoint_metrics[e->name] = metrics->ForEndpoint(e->name);
+    if (e->sandbox) state.stored_queries[e->name] = std::make_shared<StoredQueryCache>();
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "lqe/catalog.h"
 #include "lqe/diagnostic.h"
+#include "lqe/stored_query_cache.h"
 #include "lqe/types.h"
 
 namespace lqe {
@@ -31,6 +32,9 @@ struct TranslateOptions {
   // Sandbox: the consumer's query replaces the stored query's final SELECT and may read only
   // the stored CTEs and its own.
   std::optional<ConsumerQuery> consumer;
+  // Optional, kept by the caller per stored query: reuses the stored WITH's translation across
+  // sandboxed calls. Without it every call translates the stored query again.
+  StoredQueryCache* stored_cache = nullptr;
   std::uint32_t max_nesting_depth = 128;
   std::size_t max_query_bytes = 256 * 1024;
   // "now" for LQL shorthands (today, last@5m); injected so tests are deterministic.

@@ -25,7 +25,7 @@ std::optional<long long> LiteralIndex(const ast::Expr& e) {
 
 }  // namespace
 
-Value Emitter::EmitRowValue(const resolve::RangeVar& var) {
+Value Emitter::EmitRowValue(const RangeVar& var) {
   std::vector<StructField> fields;
   for (const auto& c : var.columns) fields.push_back({c.name, c.type});
   Value v;
@@ -36,7 +36,7 @@ Value Emitter::EmitRowValue(const resolve::RangeVar& var) {
 }
 
 Value Emitter::EmitValueField(const Value& base, const ast::Identifier& field) {
-  if (IsKind(base.type, TypeKind::kRecord)) return resolve::FieldOf(base, field);
+  if (IsKind(base.type, TypeKind::kRecord)) return FieldOf(base, field);
   if (IsKind(base.type, TypeKind::kJson)) {
     Value v;
     v.sql = "(" + base.sql + " -> " + QuoteLiteral(field.name) + ")";
@@ -53,34 +53,34 @@ Value Emitter::EmitValueField(const Value& base, const ast::Identifier& field) {
 
 Value Emitter::EmitPath(const ast::Path& path) {
   const auto& first = path.parts.front();
-  const resolve::Lookup lookup = resolve::LookupName(*scope_, first);
+  const Lookup lookup = LookupName(*scope_, first);
   if (!lookup.found) {
     if (select_.aliases_visible && select_.items && path.parts.size() == 1) {
       for (const auto& item : *select_.items) {
-        if (resolve::EqualsIgnoreCase(item.name, first.name)) return item.value;
+        if (names::EqualsIgnoreCase(item.name, first.name)) return item.value;
       }
     }
-    std::vector<std::string> names = resolve::VisibleNames(*scope_);
+    std::vector<std::string> names = VisibleNames(*scope_);
     Fail(DiagCode::kUnknownName, first.span, "column \"" + first.name + "\" not found",
-         resolve::DidYouMean(first.name, names));
+         names::DidYouMean(first.name, names));
   }
   Value v;
   std::size_t next = 1;
-  if (lookup.var && lookup.var->kind == resolve::RangeVar::Kind::kRow) {
+  if (lookup.var && lookup.var->kind == RangeVar::Kind::kRow) {
     if (path.parts.size() == 1) return EmitRowValue(*lookup.var);
     const auto& col = path.parts[1];
     const Column* found = nullptr;
     std::vector<std::string> names;
     for (const auto& c : lookup.var->columns) {
       names.push_back(c.name);
-      if (resolve::EqualsIgnoreCase(c.name, col.name)) found = &c;
+      if (names::EqualsIgnoreCase(c.name, col.name)) found = &c;
     }
     if (!found) {
       Fail(DiagCode::kUnknownName, col.span,
            "column \"" + col.name + "\" not found in " + lookup.var->name,
-           resolve::DidYouMean(col.name, names));
+           names::DidYouMean(col.name, names));
     }
-    v = resolve::ColumnValue(*lookup.var, *found);
+    v = ColumnValue(*lookup.var, *found);
     next = 2;
   } else {
     v = lookup.var ? lookup.var->value : lookup.column;
@@ -101,15 +101,15 @@ Value Emitter::EmitSubscript(const ast::Subscript& sub) {
   if (literal && ordinal) *literal -= 1;
   // dates[0] where dates is a table alias: a positional column of that row.
   if (sub.base->Is<ast::Path>() && sub.base->As<ast::Path>().parts.size() == 1) {
-    const auto lookup = resolve::LookupName(*scope_, sub.base->As<ast::Path>().parts[0]);
-    if (lookup.var && lookup.var->kind == resolve::RangeVar::Kind::kRow) {
+    const auto lookup = LookupName(*scope_, sub.base->As<ast::Path>().parts[0]);
+    if (lookup.var && lookup.var->kind == RangeVar::Kind::kRow) {
       const auto& cols = lookup.var->columns;
       if (!literal || *literal < 0 || *literal >= static_cast<long long>(cols.size())) {
         Fail(DiagCode::kType, sub.index->span,
              "a subscript on a row needs a literal position from 0 to " +
                  std::to_string(cols.size() - 1));
       }
-      return resolve::ColumnValue(*lookup.var, cols[static_cast<std::size_t>(*literal)]);
+      return ColumnValue(*lookup.var, cols[static_cast<std::size_t>(*literal)]);
     }
   }
   const Value base = EmitExpr(*sub.base);
@@ -128,14 +128,14 @@ Value Emitter::EmitSubscript(const ast::Subscript& sub) {
       return v;
     }
     if (literal && safe) return Value{"NULL::jsonb", base.type, false, false, false, base.path};
-    return resolve::FromJson("bq.jsonb_at(" + base.sql + ", " + idx0 + ", " + safe_sql + ")",
-                             base.type, base.path);
+    return FromJson("bq.jsonb_at(" + base.sql + ", " + idx0 + ", " + safe_sql + ")", base.type,
+                    base.path);
   }
   if (IsKind(base.type, TypeKind::kArray)) {
     const TypePtr elem = base.type->element ? base.type->element : Type::Scalar(TypeKind::kUnknown);
     if (base.json_array) {
-      return resolve::FromJson("bq.jsonb_at(" + base.sql + ", " + idx0 + ", " + safe_sql + ")",
-                               elem, base.path);
+      return FromJson("bq.jsonb_at(" + base.sql + ", " + idx0 + ", " + safe_sql + ")", elem,
+                      base.path);
     }
     return Value{"bq.array_at(" + base.sql + ", " + idx0 + ", " + safe_sql + ")",
                  elem,

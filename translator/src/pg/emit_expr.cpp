@@ -137,7 +137,7 @@ std::string Emitter::BindParam(const ast::Param& param, ParamTransform transform
   auto it = options_.params.find(param.name);
   if (it == options_.params.end()) {
     for (auto i = options_.params.begin(); i != options_.params.end(); ++i) {
-      if (resolve::EqualsIgnoreCase(i->first, param.name)) it = i;
+      if (names::EqualsIgnoreCase(i->first, param.name)) it = i;
     }
   }
   if (it == options_.params.end()) {
@@ -149,7 +149,7 @@ std::string Emitter::BindParam(const ast::Param& param, ParamTransform transform
     }
     std::string hint = declared.empty() ? "This query declares no parameters."
                                         : "Declared parameters: " + declared + ".";
-    const std::string close = resolve::Suggest(param.name, names);
+    const std::string close = names::Suggest(param.name, names);
     if (!close.empty()) hint = "Did you mean @" + close + "? " + hint;
     Fail(DiagCode::kUnknownName, param.span, "unknown parameter @" + param.name, hint);
   }
@@ -164,7 +164,7 @@ std::string Emitter::BindParam(const ast::Param& param, ParamTransform transform
 Value Emitter::EmitParam(const ast::Param& param) {
   const std::string sql = BindParam(param, ParamTransform::kNone);
   for (const auto& p : params_) {
-    if (resolve::EqualsIgnoreCase(p.name, param.name)) {
+    if (names::EqualsIgnoreCase(p.name, param.name)) {
       Value v = Make(sql, p.type ? p.type : T(TypeKind::kString));
       v.json_array = false;
       return v;
@@ -234,7 +234,7 @@ Value Emitter::EmitIn(const ast::In& in) {
       return Make(std::string(in.negated ? "(NOT " : "(") + v.sql + " = ANY(" + a.sql + "))",
                   T(TypeKind::kBool));
     }
-    const Value e = resolve::FromJson("_e.value", a.type->element, "");
+    const Value e = FromJson("_e.value", a.type->element, "");
     return Make("(" + v.sql + op + "(SELECT " + e.sql + " FROM jsonb_array_elements(" + a.sql +
                     ") AS _e(value)))",
                 T(TypeKind::kBool));
@@ -286,7 +286,7 @@ Value Emitter::EmitInterval(const ast::Interval& interval) {
                                     {"YEAR", "year", 1}};
   const Unit* unit = nullptr;
   for (const auto& u : kUnits) {
-    if (resolve::EqualsIgnoreCase(u.bq, interval.unit.name)) unit = &u;
+    if (names::EqualsIgnoreCase(u.bq, interval.unit.name)) unit = &u;
   }
   if (!unit) {
     Fail(DiagCode::kUnsupported, interval.unit.span,

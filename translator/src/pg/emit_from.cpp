@@ -72,7 +72,7 @@ std::optional<std::string> Emitter::EmitFromItem(const ast::FromItem& item,
 std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
                                                  std::vector<std::string>& conditions, bool first) {
   // FROM t, t.arr: a path starting at a visible range variable is an implicit UNNEST.
-  if (ref.name.size() > 1 && resolve::LookupName(*scope_, ref.name.front()).found) {
+  if (ref.name.size() > 1 && LookupName(*scope_, ref.name.front()).found) {
     auto path = std::make_unique<ast::Path>(NameSpan(ref.name));
     path->parts = ref.name;
     ast::UnnestRef u(ref.span);
@@ -82,19 +82,19 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
   const std::string full = JoinName(ref.name);
   const auto parts = SplitDots(full);
   const std::string alias = ref.alias ? ref.alias->name : parts.back();
-  resolve::RangeVar var;
+  RangeVar var;
   var.name = alias;
   var.pg_alias = QuoteIdent(alias);
   std::string table_sql;
   if (parts.size() == 1) {
     for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
-      if (resolve::EqualsIgnoreCase(it->first, parts[0])) {
+      if (names::EqualsIgnoreCase(it->first, parts[0])) {
         table_sql = QuoteIdent(it->first);
         var.columns = it->second;
         break;
       }
     }
-  } else if (parts.size() == 2 && resolve::EqualsIgnoreCase(parts[0], "logs")) {
+  } else if (parts.size() == 2 && names::EqualsIgnoreCase(parts[0], "logs")) {
     if (const SourceSchema* s = options_.catalog->FindSource(parts[1])) {
       table_sql = QuoteIdent(s->pg_schema) + "." + QuoteIdent(s->pg_table);
       var.columns = RowColumns(*s->row);
@@ -106,9 +106,9 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
     for (const auto& c : ctes_) names.push_back(c.first);
     for (const auto& s : options_.catalog->SourceNames()) names.push_back("logs." + s);
     Fail(DiagCode::kUnknownName, NameSpan(ref.name), "table \"" + full + "\" not found",
-         resolve::DidYouMean(full, names).empty()
+         names::DidYouMean(full, names).empty()
              ? "Log tables are named logs.<source>, e.g. logs.edge."
-             : resolve::DidYouMean(full, names));
+             : names::DidYouMean(full, names));
   }
   scope_->vars.push_back(std::move(var));
   const std::string pg_alias = scope_->vars.back().pg_alias;
@@ -117,12 +117,12 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
 
 std::string Emitter::EmitSubqueryRef(const ast::SubqueryRef& ref) {
   // A derived table sees outer queries but not its FROM siblings.
-  resolve::Scope* saved = scope_;
-  resolve::Scope outer{saved->parent, {}, {}};
+  Scope* saved = scope_;
+  Scope outer{saved->parent, {}, {}};
   scope_ = &outer;
   QueryOut q = EmitQuery(*ref.query, false);
   scope_ = saved;
-  resolve::RangeVar var;
+  RangeVar var;
   var.name = ref.alias ? ref.alias->name : "";
   var.pg_alias = ref.alias ? QuoteIdent(ref.alias->name) : NewAlias("_sub");
   var.columns = std::move(q.columns);
@@ -133,8 +133,8 @@ std::string Emitter::EmitSubqueryRef(const ast::SubqueryRef& ref) {
 std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const Value& array,
                                                bool outer, std::vector<std::string>& conditions,
                                                bool first) {
-  resolve::RangeVar var;
-  var.kind = resolve::RangeVar::Kind::kValue;
+  RangeVar var;
+  var.kind = RangeVar::Kind::kValue;
   var.name = ref.alias ? ref.alias->name : "";
   std::optional<std::string> item;
   std::string offset_sql = "0";
@@ -155,7 +155,7 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
     const TypePtr elem =
         array.type->element ? array.type->element : Type::Scalar(TypeKind::kUnknown);
     if (array.json_array) {
-      var.value = resolve::FromJson(alias + ".value", elem, array.path);
+      var.value = FromJson(alias + ".value", elem, array.path);
     } else {
       var.value = Value{alias + ".value", elem, false, false, false, array.path};
     }
@@ -168,8 +168,8 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
   var.fields_visible = IsKind(var.value.type, TypeKind::kRecord);
   scope_->vars.push_back(std::move(var));
   if (ref.with_offset) {
-    resolve::RangeVar off;
-    off.kind = resolve::RangeVar::Kind::kValue;
+    RangeVar off;
+    off.kind = RangeVar::Kind::kValue;
     off.name = ref.offset_alias ? ref.offset_alias->name : "offset";
     off.value = Value{offset_sql, Type::Scalar(TypeKind::kInt64), false, false, false, ""};
     scope_->vars.push_back(std::move(off));

@@ -57,6 +57,34 @@ std::string Emitter::EmitOrderBy(const std::vector<ast::OrderItem>& order_by,
   return sql;
 }
 
+// RANGE with n PRECEDING/FOLLOWING needs one numeric ORDER BY key, in BigQuery as in PostgreSQL
+// (which would otherwise fail with 0A000 when the query runs).
+void Emitter::CheckRangeOffsetOrder(const ast::WindowSpec& spec) {
+  using B = ast::WindowFrame::BoundKind;
+  const ast::WindowFrame& f = *spec.frame;
+  auto has_offset = [](const ast::WindowFrame::Bound& b) {
+    return b.kind == B::kPreceding || b.kind == B::kFollowing;
+  };
+  if (f.unit != ast::WindowFrame::Unit::kRange ||
+      !(has_offset(f.start) || (f.end && has_offset(*f.end)))) {
+    return;
+  }
+  if (spec.base_name && spec.order_by.empty()) return;  // ordered by the named window
+  if (spec.order_by.size() != 1) {
+    translator::Fail(DiagCode::kUnsupported, f.span,
+                     "RANGE with PRECEDING or FOLLOWING needs exactly one ORDER BY expression",
+                     "Use ROWS, or order the window by a single numeric expression.");
+  }
+  const Value key = EmitExpr(*spec.order_by.front().expr);
+  if (!IsKind(key.type, TypeKind::kInt64) && !IsKind(key.type, TypeKind::kFloat64) &&
+      !IsKind(key.type, TypeKind::kNumeric) && !key.loose_int) {
+    translator::Fail(DiagCode::kUnsupported, f.span,
+                     "RANGE with PRECEDING or FOLLOWING needs a numeric ORDER BY expression, got " +
+                         (key.type ? TypeName(*key.type) : std::string("an untyped value")),
+                     "Order by a number, e.g. UNIX_SECONDS(timestamp), or use ROWS.");
+  }
+}
+
 std::string Emitter::EmitWindowSpec(const ast::WindowSpec& spec) {
   std::string sql;
   auto add = [&sql](const std::string& part) { sql += (sql.empty() ? "" : " ") + part; };
@@ -69,6 +97,7 @@ std::string Emitter::EmitWindowSpec(const ast::WindowSpec& spec) {
   if (!spec.order_by.empty()) add(EmitOrderBy(spec.order_by, nullptr).substr(1));
   if (spec.frame) {
     using B = ast::WindowFrame::BoundKind;
+    CheckRangeOffsetOrder(spec);
     auto bound = [this](const ast::WindowFrame::Bound& b) -> std::string {
       switch (b.kind) {
         case B::kUnboundedPreceding:

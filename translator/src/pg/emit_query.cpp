@@ -41,7 +41,7 @@ std::string Emitter::EmitCteList(const std::vector<ast::Cte>& ctes) {
   const std::size_t first = ctes_.size();
   for (const auto& cte : ctes) {
     for (std::size_t i = first; i < ctes_.size(); ++i) {
-      if (resolve::EqualsIgnoreCase(ctes_[i].first, cte.name.name)) {
+      if (names::EqualsIgnoreCase(ctes_[i].first, cte.name.name)) {
         Fail(DiagCode::kSyntax, cte.name.span, "duplicate WITH name \"" + cte.name.name + "\"");
       }
     }
@@ -100,8 +100,8 @@ QueryOut Emitter::EmitQueryBody(const ast::QueryNode& body,
       const std::string ref = "_set." + QuoteLabel(c.name);
       items.push_back({ref, c.name, Value{ref, c.type, c.json_array, false, false, c.name}, {}});
     }
-    resolve::Scope empty{scope_, {}, {}};
-    resolve::Scope* saved = scope_;
+    Scope empty{scope_, {}, {}};
+    Scope* saved = scope_;
     scope_ = &empty;
     out.sql += EmitOrderBy(*order_by, &items);
     scope_ = saved;
@@ -125,7 +125,7 @@ QueryOut Emitter::EmitSetOp(const ast::SetOp& op, bool final_output) {
 }
 
 QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_output,
-                               std::vector<std::string>& select_sql) {
+                               std::vector<std::string>& select_sql, bool collate_strings) {
   QueryOut out;
   int unnamed = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -134,14 +134,15 @@ QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_out
     if (name.empty()) name = "f" + std::to_string(unnamed++) + "_";
     if (final_output) {
       for (const auto& c : out.columns) {
-        if (resolve::EqualsIgnoreCase(c.name, name)) {
+        if (names::EqualsIgnoreCase(c.name, name)) {
           Fail(DiagCode::kUnsupported, item.span,
                "duplicate column name \"" + name + "\" in the result",
                "Give each result column a distinct alias.");
         }
       }
     }
-    const std::string sql = final_output ? OutputSql(item.value) : item.value.sql;
+    std::string sql = final_output ? OutputSql(item.value) : item.value.sql;
+    if (collate_strings && IsKind(item.value.type, TypeKind::kString)) sql += " COLLATE \"C\"";
     const bool as_needed =
         sql.size() < name.size() + 1 ||
         sql.compare(sql.size() - name.size() - 1, std::string::npos, "." + QuoteLabel(name)) != 0;

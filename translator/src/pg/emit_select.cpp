@@ -37,8 +37,8 @@ std::string Emitter::EmitBool(const ast::Expr& expr, std::string_view clause) {
 QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::OrderItem>* order_by,
                              bool final_output) {
   if (select.as_struct) Fail(DiagCode::kUnsupported, select.span, "unsupported SELECT AS STRUCT");
-  resolve::Scope scope{scope_, {}, {}};
-  resolve::Scope* saved_scope = scope_;
+  Scope scope{scope_, {}, {}};
+  Scope* saved_scope = scope_;
   const SelectContext saved_select = select_;
   scope_ = &scope;
   select_ = {};
@@ -63,7 +63,8 @@ QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::O
     tail += w;
   }
   std::vector<std::string> select_sql;
-  QueryOut out = FinishOutput(items, final_output, select_sql);
+  const bool distinct_ordered = select.distinct && order_by && !order_by->empty();
+  QueryOut out = FinishOutput(items, final_output, select_sql, distinct_ordered);
   std::string list;
   for (const auto& s : select_sql) list += (list.empty() ? "" : ", ") + s;
   std::string sql = std::string("SELECT ") + (select.distinct ? "DISTINCT " : "") + list;
@@ -71,7 +72,7 @@ QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::O
   if (!from.empty()) sql += " FROM " + from;
   if (!conditions.empty()) sql += " WHERE " + AndAll(conditions);
   sql += tail;
-  resolve::Scope outer{saved_scope, {}, {}};
+  Scope outer{saved_scope, {}, {}};
   if (!qualify.empty()) {
     // PG has no QUALIFY: filter the select's rows in a wrapping query.
     std::string names;
@@ -104,12 +105,12 @@ void Emitter::EmitSelectItems(const ast::Select& select, std::vector<SelectItemO
 
 void Emitter::ExpandStar(const ast::SelectItem& item, std::vector<SelectItemOut>& out) {
   std::vector<std::pair<std::string, Value>> cols;
-  auto add_var = [&](const resolve::RangeVar& var) {
-    if (var.kind == resolve::RangeVar::Kind::kRow) {
-      for (const auto& c : var.columns) cols.emplace_back(c.name, resolve::ColumnValue(var, c));
+  auto add_var = [&](const RangeVar& var) {
+    if (var.kind == RangeVar::Kind::kRow) {
+      for (const auto& c : var.columns) cols.emplace_back(c.name, ColumnValue(var, c));
     } else if (var.fields_visible) {
       for (const auto& f : var.value.type->fields) {
-        cols.emplace_back(f.name, resolve::FieldOf(var.value, ast::Identifier{f.name, false, {}}));
+        cols.emplace_back(f.name, FieldOf(var.value, ast::Identifier{f.name, false, {}}));
       }
     } else if (!var.name.empty()) {
       cols.emplace_back(var.name, var.value);
@@ -120,9 +121,8 @@ void Emitter::ExpandStar(const ast::SelectItem& item, std::vector<SelectItemOut>
     for (const auto& var : scope_->vars) add_var(var);
   } else {
     const auto* path = item.expr->Is<ast::Path>() ? &item.expr->As<ast::Path>() : nullptr;
-    const auto lookup = path && path->parts.size() == 1
-                            ? resolve::LookupName(*scope_, path->parts[0])
-                            : resolve::Lookup{};
+    const auto lookup =
+        path && path->parts.size() == 1 ? LookupName(*scope_, path->parts[0]) : Lookup{};
     if (lookup.var) {
       add_var(*lookup.var);
     } else {
@@ -131,14 +131,14 @@ void Emitter::ExpandStar(const ast::SelectItem& item, std::vector<SelectItemOut>
         Fail(DiagCode::kType, item.expr->span, "the .* operator needs a record or a table alias");
       }
       for (const auto& f : v.type->fields) {
-        cols.emplace_back(f.name, resolve::FieldOf(v, ast::Identifier{f.name, false, {}}));
+        cols.emplace_back(f.name, FieldOf(v, ast::Identifier{f.name, false, {}}));
       }
     }
   }
   for (const auto& ex : item.except) {
     bool found = false;
     for (auto it = cols.begin(); it != cols.end();) {
-      if (resolve::EqualsIgnoreCase(it->first, ex.name)) {
+      if (names::EqualsIgnoreCase(it->first, ex.name)) {
         it = cols.erase(it);
         found = true;
       } else {
@@ -152,7 +152,7 @@ void Emitter::ExpandStar(const ast::SelectItem& item, std::vector<SelectItemOut>
   for (const auto& rep : item.replace) {
     bool found = false;
     for (auto& c : cols) {
-      if (resolve::EqualsIgnoreCase(c.first, rep.name.name)) {
+      if (names::EqualsIgnoreCase(c.first, rep.name.name)) {
         c.second = EmitExpr(*rep.expr);
         found = true;
       }
@@ -180,7 +180,7 @@ const Emitter::SelectItemOut* Emitter::FindOutputAlias(const ast::Expr& expr,
   if (expr.Is<ast::Path>() && expr.As<ast::Path>().parts.size() == 1) {
     const auto& name = expr.As<ast::Path>().parts[0].name;
     for (const auto& item : items) {
-      if (!item.name.empty() && resolve::EqualsIgnoreCase(item.name, name)) return &item;
+      if (!item.name.empty() && names::EqualsIgnoreCase(item.name, name)) return &item;
     }
   }
   return nullptr;

@@ -1,5 +1,9 @@
-// The PostgreSQL emitter. It resolves names and types (resolve/) while it walks the AST once, so
-// every emitted expression carries its BigQuery type. One EmitX per node kind.
+// The PostgreSQL emitter: binding, typing and emitting in one pass. It walks the AST once,
+// resolving each name through the scopes of scope.h, typing it against the field catalogue and
+// writing its PostgreSQL text, so every emitted expression (a Value) carries its BigQuery type.
+// There is no separate resolved tree: the sandbox validator checks the consumer's AST before
+// this pass, and reads the same function table (functions/function_list.def). One EmitX per
+// node kind.
 #pragma once
 
 #include <map>
@@ -10,12 +14,10 @@
 
 #include "ast/query.h"
 #include "lqe/translate.h"
-#include "resolve/scope.h"
+#include "names.h"
+#include "pg/scope.h"
 
 namespace lqe::pg {
-
-using resolve::Column;
-using resolve::Value;
 
 struct QueryOut {
   std::string sql;
@@ -72,6 +74,7 @@ class Emitter {
   std::string EmitOrderBy(const std::vector<ast::OrderItem>& order_by,
                           std::vector<SelectItemOut>* items);
   std::string EmitWindowSpec(const ast::WindowSpec& spec);
+  void CheckRangeOffsetOrder(const ast::WindowSpec& spec);
   const TranslateOptions& options() const { return options_; }
 
  private:
@@ -93,8 +96,10 @@ class Emitter {
   std::string EmitOrderItem(const ast::OrderItem& item, std::vector<SelectItemOut>* items);
   const SelectItemOut* FindOutputAlias(const ast::Expr& expr, std::vector<SelectItemOut>& items);
   std::string EmitLimit(const ast::Query& query);
+  // collate_strings: STRING items get COLLATE "C", so a SELECT DISTINCT's ORDER BY (which
+  // sorts strings byte-wise with COLLATE "C") names expressions of its select list.
   QueryOut FinishOutput(std::vector<SelectItemOut>& items, bool final_output,
-                        std::vector<std::string>& select_sql);
+                        std::vector<std::string>& select_sql, bool collate_strings = false);
 
   // FROM (emit_from.cpp)
   std::string EmitFrom(const ast::FromItem& item, std::vector<std::string>& conditions);
@@ -133,13 +138,13 @@ class Emitter {
   Value EmitScalarSubquery(const ast::ScalarSubquery& sub);
   Value EmitValueField(const Value& base, const ast::Identifier& field);
   std::string EmitBool(const ast::Expr& expr, std::string_view clause);
-  Value EmitRowValue(const resolve::RangeVar& var);
+  Value EmitRowValue(const RangeVar& var);
 
   const TranslateOptions& options_;
   std::map<std::pair<std::string, ParamTransform>, std::size_t> param_index_;
   std::vector<BoundParam> params_;
   std::vector<std::pair<std::string, std::vector<Column>>> ctes_;  // visible CTEs, innermost last
-  resolve::Scope* scope_ = nullptr;
+  Scope* scope_ = nullptr;
   SelectContext select_;
   int alias_counter_ = 0;
   std::vector<TypePtr> source_rows_;

@@ -1,35 +1,22 @@
-// The BigQuery function table: one row per function, each with its arity and emitter. A function
-// not in the table is refused ("unsupported function FOO"), never passed through.
+// The PostgreSQL side of the function list (functions/function_list.def): each row's emitter,
+// the call dispatcher and helpers the emitters share. A function not in the list is refused
+// ("unsupported function FOO"), never passed through.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "functions/function_list.h"
 #include "pg/emitter.h"
 
 namespace lqe::pg {
 
-struct Arity {
-  int min = 0;
-  int max = 0;  // -1: any number
-};
-
-enum class FnKind : std::uint8_t { kScalar, kAggregate, kWindow };
-
+using functions::FnKind;
 using EmitFn = Value (*)(Emitter&, const ast::Call&);
 
-struct FunctionEntry {
-  std::string_view name;  // upper case
-  Arity arity;
-  EmitFn emit;
-  FnKind kind = FnKind::kScalar;
-  bool safe_ok = false;  // SAFE.f() is f(): the PG form never raises for valid input types
-};
-
-// nullptr when `name` (any case) is not a supported function.
-const FunctionEntry* FindFunction(std::string_view name);
-std::vector<std::string_view> FunctionNames();
+// The emitter of a row of functions/function_list.def.
+EmitFn EmitterFor(const functions::Signature& f);
 
 // Helpers shared by the function emitters.
 std::vector<Value> EmitArgs(Emitter& e, const ast::Call& call);

@@ -26,9 +26,19 @@ std::string Agg(Emitter& e, const ast::Call& call, std::string_view pg_name,
   return sql + Over(e, call);
 }
 
+// The aggregated argument of f(DISTINCT x ORDER BY x): PG wants the ORDER BY expressions among
+// the arguments, and ORDER BY sorts a STRING with COLLATE "C", so the argument gets it too.
+std::string DistinctOrderedArg(const ast::Call& call, const Value& x) {
+  if (call.distinct && !call.order_by.empty() && IsKind(x.type, K::kString)) {
+    return x.sql + " COLLATE \"C\"";
+  }
+  return x.sql;
+}
+
 void NoLimit(const ast::Call& call) {
-  if (call.limit)
+  if (call.limit) {
     Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in " + Upper(call.name.name));
+  }
 }
 
 void NoIgnoreNulls(const ast::Call& call) {
@@ -107,10 +117,8 @@ Value EmitAnyValue(Emitter& e, const ast::Call& call) {
 
 Value EmitArrayAgg(Emitter& e, const ast::Call& call) {
   const Value x = e.EmitExpr(*call.args[0]);
-  std::string sql = Agg(e, call, "array_agg", x.sql);
-  if (call.limit) {
-    if (call.over)
-      Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in analytic ARRAY_AGG");
+  std::string sql = Agg(e, call, "array_agg", DistinctOrderedArg(call, x));
+  if (call.limit) {  // never with OVER: the dispatcher refuses that
     sql = "(" + sql + ")[1:" + e.EmitExpr(*call.limit).sql + "]";
   }
   Value v = MakeValue(sql, Type::Array(x.type ? x.type : Type::Scalar(K::kUnknown)));
@@ -121,20 +129,24 @@ Value EmitStringAgg(Emitter& e, const ast::Call& call) {
   NoIgnoreNulls(call);
   const auto args = EmitArgs(e, call);
   const std::string delim = args.size() > 1 ? args[1].sql : "','";
-  if (call.limit) {
-    if (call.over)
-      Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in analytic STRING_AGG");
-    return MakeValue("array_to_string((" + Agg(e, call, "array_agg", args[0].sql) +
+  const std::string arg = DistinctOrderedArg(call, args[0]);
+  if (call.limit) {  // never with OVER: the dispatcher refuses that
+    return MakeValue("array_to_string((" + Agg(e, call, "array_agg", arg) +
                          ")[1:" + e.EmitExpr(*call.limit).sql + "], " + delim + ")",
                      K::kString);
   }
-  return MakeValue(Agg(e, call, "string_agg", args[0].sql + ", " + delim), K::kString);
+  return MakeValue(Agg(e, call, "string_agg", arg + ", " + delim), K::kString);
 }
 
 Value EmitApproxCountDistinct(Emitter& e, const ast::Call& call) {
   NoLimit(call);
+  // It is count(DISTINCT x), and PostgreSQL has no DISTINCT in window aggregates.
+  if (call.over) {
+    Fail(DiagCode::kUnsupported, call.span, "unsupported analytic APPROX_COUNT_DISTINCT",
+         "Count the distinct values in a subquery, then join or window over that.");
+  }
   const Value x = e.EmitExpr(*call.args[0]);
-  return MakeValue("count(DISTINCT " + x.sql + ")" + Over(e, call), K::kInt64);
+  return MakeValue("count(DISTINCT " + x.sql + ")", K::kInt64);
 }
 
 Value EmitApproxQuantiles(Emitter& e, const ast::Call& call) {

@@ -2,6 +2,7 @@
 // (BigQuery), unlike PG's which skip NULLs; ROUND rounds half away from zero via numeric.
 #include "lqe/ascii.h"
 #include "pg/function_table.h"
+#include "pg/size_caps.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -207,15 +208,17 @@ Value EmitArrayConcat(Emitter& e, const ast::Call& call) {
   return MakeValue("(" + sql + ")", args[0].type);
 }
 
+// bq.generate_array checks the element cap of size_caps.h at run time.
 Value EmitGenerateArray(Emitter& e, const ast::Call& call) {
+  CheckGenerateArrayCap(call);
   const auto args = EmitArgs(e, call);
   RequireNumbers(call, args);
   const TypePtr t = Common(args, 0);
   const std::string pg = std::string(PgTypeName(IsKind(t, K::kUnknown) ? K::kInt64 : t->kind));
-  std::string sql = "ARRAY(SELECT generate_series((" + args[0].sql + ")::" + pg + ", (" +
-                    args[1].sql + ")::" + pg;
+  std::string sql =
+      "bq.generate_array((" + args[0].sql + ")::" + pg + ", (" + args[1].sql + ")::" + pg;
   if (args.size() > 2) sql += ", (" + args[2].sql + ")::" + pg;
-  return MakeValue(sql + "))", Type::Array(IsKind(t, K::kUnknown) ? Type::Scalar(K::kInt64) : t));
+  return MakeValue(sql + ")", Type::Array(IsKind(t, K::kUnknown) ? Type::Scalar(K::kInt64) : t));
 }
 
 Value EmitGenerateUuid(Emitter&, const ast::Call&) {

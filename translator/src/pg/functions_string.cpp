@@ -3,6 +3,7 @@
 #include "lqe/ascii.h"
 #include "pg/function_table.h"
 #include "pg/quoting.h"
+#include "pg/size_caps.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -137,16 +138,19 @@ Value EmitFormat(Emitter& e, const ast::Call& call) {
   return MakeValue(sql + ")", K::kString);
 }
 
+// bq.lpad / bq.rpad / bq.repeat check the size caps of size_caps.h at run time.
 Value EmitPad(Emitter& e, const ast::Call& call) {
+  CheckPadCap(call);
   const auto args = EmitArgs(e, call);
-  return MakeValue(LowerName(call) + "(" + args[0].sql + ", " + Int(args[1]) +
+  return MakeValue("bq." + LowerName(call) + "(" + args[0].sql + ", (" + args[1].sql + ")::bigint" +
                        (args.size() > 2 ? ", " + args[2].sql : std::string()) + ")",
                    K::kString);
 }
 
 Value EmitRepeat(Emitter& e, const ast::Call& call) {
+  CheckRepeatCap(call);
   const auto args = EmitArgs(e, call);
-  return MakeValue("repeat(" + args[0].sql + ", " + Int(args[1]) + ")", K::kString);
+  return MakeValue("bq.repeat(" + args[0].sql + ", (" + args[1].sql + ")::bigint)", K::kString);
 }
 
 Value EmitReverse(Emitter& e, const ast::Call& call) {

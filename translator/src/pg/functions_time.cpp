@@ -3,6 +3,7 @@
 // argument says otherwise.
 #include "pg/function_table.h"
 #include "pg/quoting.h"
+#include "pg/size_caps.h"
 #include "pg/time_format.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
@@ -375,22 +376,24 @@ Value EmitParseDatetime(Emitter& e, const ast::Call& call) {
                    K::kDatetime);
 }
 
+// bq.generate_timestamp_array / bq.generate_date_array check the element cap of size_caps.h at
+// run time.
 Value EmitGenerateTimestampArray(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   if (!call.args[2]->Is<ast::Interval>()) {
     Fail(DiagCode::kType, call.args[2]->span, "GENERATE_TIMESTAMP_ARRAY expects INTERVAL n unit");
   }
-  return MakeValue("ARRAY(SELECT generate_series(CAST(" + args[0].sql + " AS timestamptz), CAST(" +
-                       args[1].sql + " AS timestamptz), " + args[2].sql + "))",
+  CheckGenerateTimeArrayCap(call, false);
+  return MakeValue("bq.generate_timestamp_array(CAST(" + args[0].sql + " AS timestamptz), CAST(" +
+                       args[1].sql + " AS timestamptz), " + args[2].sql + ")",
                    Type::Array(Type::Scalar(K::kTimestamp)));
 }
 
 Value EmitGenerateDateArray(Emitter& e, const ast::Call& call) {
+  CheckGenerateTimeArrayCap(call, true);
   const auto args = EmitArgs(e, call);
-  const std::string step = args.size() > 2 ? args[2].sql : "interval '1 day'";
-  return MakeValue("ARRAY(SELECT (generate_series(CAST(" + args[0].sql +
-                       " AS date)::timestamp, CAST(" + args[1].sql + " AS date)::timestamp, " +
-                       step + "))::date)",
+  return MakeValue("bq.generate_date_array(CAST(" + args[0].sql + " AS date), CAST(" + args[1].sql +
+                       " AS date)" + (args.size() > 2 ? ", " + args[2].sql : "") + ")",
                    Type::Array(Type::Scalar(K::kDate)));
 }
 

@@ -1,7 +1,7 @@
 #include "sandbox/validator.h"
 
-#include "pg/function_table.h"
-#include "resolve/scope.h"
+#include "functions/function_list.h"
+#include "names.h"
 #include "translate_error.h"
 
 namespace lqe::sandbox {
@@ -83,7 +83,7 @@ class Validator {
   bool IsAlias(const std::string& name) const {
     for (const auto& level : aliases_) {
       for (const auto& a : level) {
-        if (resolve::EqualsIgnoreCase(a, name)) return true;
+        if (names::EqualsIgnoreCase(a, name)) return true;
       }
     }
     return false;
@@ -96,7 +96,7 @@ class Validator {
     const bool implicit_unnest = t.name.size() > 1 && IsAlias(t.name.front().name);
     bool ok = implicit_unnest;
     for (const auto& v : visible_) {
-      if (t.name.size() == 1 && resolve::EqualsIgnoreCase(v, full)) ok = true;
+      if (t.name.size() == 1 && names::EqualsIgnoreCase(v, full)) ok = true;
     }
     if (!ok) {
       std::string allowed;
@@ -112,9 +112,11 @@ class Validator {
 
   // Rule: only functions of the function table.
   void CheckCall(const ast::Call& c) {
-    if (!pg::FindFunction(c.name.name)) {
+    if (!functions::Find(c.name.name)) {
+      const std::string suggestion = functions::DidYouMean(c.name.name);
       Fail(DiagCode::kSandbox, c.name.span, "function " + c.name.name + " is not allowed here",
-           "A consumer query can call only the BigQuery functions the translator supports.");
+           "A consumer query can call only the BigQuery functions the translator supports." +
+               (suggestion.empty() ? "" : " " + suggestion));
     }
     for (const auto& o : c.order_by) CheckExpr(*o.expr);
     if (c.limit) CheckExpr(*c.limit);
@@ -184,7 +186,9 @@ void Validator::CheckExpr(const ast::Expr& e) {
       CheckCall(c);
       // Date-part arguments (DAY, WEEK(MONDAY)) are not calls of functions.
       for (const auto& a : c.args) {
-        if (!(a->Is<ast::Call>() && pg::Upper(a->As<ast::Call>().name.name) == "WEEK")) sub(a);
+        const bool date_part =
+            a->Is<ast::Call>() && names::EqualsIgnoreCase(a->As<ast::Call>().name.name, "WEEK");
+        if (!date_part) sub(a);
       }
       return;
     }

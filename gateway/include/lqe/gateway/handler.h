@@ -17,6 +17,7 @@
 #include "lqe/gateway/metrics.h"
 #include "lqe/gateway/pg_pool.h"
 #include "lqe/gateway/result_cache.h"
+#include "lqe/stored_query_cache.h"
 
 namespace lqe::gateway {
 
@@ -27,6 +28,9 @@ struct GatewayState {
   std::map<std::string, std::shared_ptr<const EndpointDef>, std::less<>> by_name;
   std::map<std::string, std::shared_ptr<const EndpointDef>, std::less<>> by_id;
   std::map<std::string, std::shared_ptr<EndpointMetrics>, std::less<>> endpoint_metrics;
+  // Per sandboxed endpoint (by name): its stored query's translated WITH, reused by every
+  // consumer query and dropped with this snapshot on a reload.
+  std::map<std::string, std::shared_ptr<StoredQueryCache>, std::less<>> stored_queries;
   // The connection pool for config.dsn, set by the server. A reload that keeps the database
   // settings shares the previous snapshot's pool; one that changes them gets a new pool, and
   // queries already running finish on the old one.

@@ -1,19 +1,17 @@
-#include "resolve/scope.h"
+#include "pg/scope.h"
 
-#include <algorithm>
-
-#include "lqe/suggest.h"
+#include "names.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
-namespace lqe::resolve {
+namespace lqe::pg {
 namespace {
 
 // Text of a scalar read out of JSON as `text_sql` (a ->> or #>> expression), cast to its type.
 std::string CastJsonText(const std::string& text_sql, TypeKind kind) {
   if (kind == TypeKind::kString || kind == TypeKind::kUnknown) return text_sql;
-  return "(" + text_sql + ")::" + std::string(pg::PgTypeName(kind));
+  return "(" + text_sql + ")::" + std::string(PgTypeName(kind));
 }
 
 Value TypedFromJson(const std::string& json_sql, const std::string& text_sql, const TypePtr& type,
@@ -34,22 +32,14 @@ Value TypedFromJson(const std::string& json_sql, const std::string& text_sql, co
 
 }  // namespace
 
-std::string Suggest(std::string_view name, const std::vector<std::string>& candidates) {
-  return ClosestMatch(name, candidates, SuggestionLimit(name));
-}
-
-std::string DidYouMean(std::string_view name, const std::vector<std::string>& candidates) {
-  const std::string s = Suggest(name, candidates);
-  return s.empty() ? std::string() : "Did you mean \"" + s + "\"?";
-}
-
 Value ColumnValue(const RangeVar& var, const Column& c) {
   Value v;
-  v.sql = var.pg_alias + "." + pg::QuoteLabel(c.name);
+  v.sql = var.pg_alias + "." + QuoteLabel(c.name);
   v.type = c.type;
   v.json_array = c.json_array;
   v.path = c.name;
-  v.metadata_column = EqualsIgnoreCase(c.name, "metadata") && pg::IsKind(c.type, TypeKind::kRecord);
+  v.metadata_column =
+      names::EqualsIgnoreCase(c.name, "metadata") && IsKind(c.type, TypeKind::kRecord);
   return v;
 }
 
@@ -63,9 +53,9 @@ Value FieldOf(const Value& record, const ast::Identifier& name) {
     const std::string where = record.path.empty() ? "the record" : record.path;
     translator::Fail(DiagCode::kUnknownName, name.span,
                      "field \"" + name.name + "\" not found in " + where,
-                     DidYouMean(name.name, names));
+                     names::DidYouMean(name.name, names));
   }
-  const std::string key = pg::QuoteLiteral(f->name);
+  const std::string key = QuoteLiteral(f->name);
   const std::string path = record.path.empty() ? f->name : record.path + "." + f->name;
   return TypedFromJson("(" + record.sql + " -> " + key + ")",
                        "(" + record.sql + " ->> " + key + ")", f->type, path);
@@ -79,15 +69,16 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
   for (const Scope* s = &scope; s; s = s->parent) {
     // Tier 1: range variables. Tier 2: columns of rows. Tier 3: fields of UNNEST elements.
     for (const auto& var : s->vars) {
-      if (!var.name.empty() && EqualsIgnoreCase(var.name, name.name)) return {&var, {}, true};
+      if (!var.name.empty() && names::EqualsIgnoreCase(var.name, name.name))
+        return {&var, {}, true};
     }
     for (const auto& u : s->using_columns) {
-      if (!EqualsIgnoreCase(u, name.name)) continue;
+      if (!names::EqualsIgnoreCase(u, name.name)) continue;
       for (const auto& var : s->vars) {
         for (const auto& c : var.columns) {
-          if (EqualsIgnoreCase(c.name, name.name)) {
+          if (names::EqualsIgnoreCase(c.name, name.name)) {
             Value v = ColumnValue(var, c);
-            v.sql = pg::QuoteIdent(c.name);
+            v.sql = QuoteIdent(c.name);
             return {nullptr, v, true};
           }
         }
@@ -96,7 +87,7 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
     Lookup found;
     for (const auto& var : s->vars) {
       for (const auto& c : var.columns) {
-        if (!EqualsIgnoreCase(c.name, name.name)) continue;
+        if (!names::EqualsIgnoreCase(c.name, name.name)) continue;
         if (found.found) {
           translator::Fail(DiagCode::kUnknownName, name.span,
                            "column name \"" + name.name + "\" is ambiguous",
@@ -134,4 +125,4 @@ std::vector<std::string> VisibleNames(const Scope& scope) {
   return names;
 }
 
-}  // namespace lqe::resolve
+}  // namespace lqe::pg

@@ -1,15 +1,15 @@
-// Name resolution: what a name in a query means (a column of a FROM item, a row used as a value,
-// an UNNEST element, a CTE) and the PG expression that reads it, with its BigQuery type.
+// Name resolution, part of the single binding+typing+emitting pass (see emitter.h): what a name
+// in a query means (a column of a FROM item, a row used as a value, an UNNEST element, a CTE)
+// and the PostgreSQL expression that reads it, with its BigQuery type.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ast/node.h"
-#include "lqe/ascii.h"
 #include "lqe/types.h"
 
-namespace lqe::resolve {
+namespace lqe::pg {
 
 // An emitted PostgreSQL expression and its BigQuery type.
 struct Value {
@@ -44,12 +44,6 @@ struct Scope {
   std::vector<std::string> using_columns;  // JOIN ... USING (c): c resolves unqualified
 };
 
-using ascii::EqualsIgnoreCase;
-// The closest candidate by edit distance, or "" when none is close enough.
-std::string Suggest(std::string_view name, const std::vector<std::string>& candidates);
-// A `Did you mean "x"?` sentence, or "".
-std::string DidYouMean(std::string_view name, const std::vector<std::string>& candidates);
-
 // Reads column `c` of a kRow range var.
 Value ColumnValue(const RangeVar& var, const Column& c);
 // Reads field `name` of a record-typed value; throws kUnknownName with a suggestion.
@@ -68,4 +62,4 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name);
 // Every name visible from `scope`, for suggestions.
 std::vector<std::string> VisibleNames(const Scope& scope);
 
-}  // namespace lqe::resolve
+}  // namespace lqe::pg

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "lql/lql.h"
+#include "lqe/lql.h"
 #include "lql/parse_util.h"
 
 namespace lqe::lql {

@@ -3,10 +3,10 @@
 #include <set>
 #include <utility>
 
+#include "lqe/lql.h"
 #include "lql/ast_build.h"
 #include "lql/chart_lower.h"
 #include "lql/lower_filter.h"
-#include "lql/lql.h"
 #include "lql/parser.h"
 
 namespace lqe::lql {

@@ -1,4 +1,4 @@
-#include "lql/bq_render.h"
+#include "bq_render.h"
 
 #include <array>
 #include <cstdio>

@@ -1,17 +1,23 @@
-// LQL (the log search language) lowered to the same AST the SQL path builds, so typing, the
-// sandbox and emission are shared with consumer SQL.
+// LQL (the log search language): the translator's second front end, beside the BigQuery SQL
+// parser. It lowers to the same AST the SQL parser builds, so typing, the sandbox and emission
+// are shared with consumer SQL. Translate() calls it for ConsumerQuery::Language::kLql; tests
+// and fuzzers call Lower() directly and inspect the tree through the translator's ast/ headers.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
-#include "ast/query.h"
 #include "lqe/diagnostic.h"
 #include "lqe/types.h"
+
+namespace lqe::ast {
+struct Query;  // defined in the translator's private ast/query.h
+}  // namespace lqe::ast
 
 namespace lqe::lql {
 
@@ -30,6 +36,7 @@ struct LowerContext {
 
 // Parses `text` and builds the consumer query (a SELECT over one CTE). Diagnostics carry
 // DiagSource::kConsumerLql and byte offsets into `text`.
-std::variant<ast::QueryPtr, Diagnostic> Lower(std::string_view text, const LowerContext& context);
+std::variant<std::unique_ptr<ast::Query>, Diagnostic> Lower(std::string_view text,
+                                                            const LowerContext& context);
 
 }  // namespace lqe::lql

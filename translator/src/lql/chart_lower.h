@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ast/query.h"
-#include "lql/lql.h"
+#include "lqe/lql.h"
 #include "lql/rules.h"
 
 namespace lqe::lql {

@@ -1,0 +1,59 @@
+#include "functions/function_list.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "names.h"
+
+namespace lqe::functions {
+namespace {
+
+std::vector<Signature> BuildTable() {
+  std::vector<Signature> table;
+  constexpr FnKind kScalar = FnKind::kScalar;
+  constexpr FnKind kAggregate = FnKind::kAggregate;
+  constexpr FnKind kWindow = FnKind::kWindow;
+#define LQE_FUNCTION(name, min, max, kind, safe_ok, emitter) \
+  table.push_back({#name, {min, max}, kind, safe_ok, table.size()});
+#include "functions/function_list.def"
+#undef LQE_FUNCTION
+  return table;
+}
+
+}  // namespace
+
+const std::vector<Signature>& All() {
+  static const std::vector<Signature> table = BuildTable();
+  return table;
+}
+
+const Signature* Find(std::string_view name) {
+  // Built once: upper-case name -> row.
+  static const auto* const index_by_name = [] {
+    auto* index = new std::unordered_map<std::string_view, const Signature*>();
+    for (const auto& f : All()) index->emplace(f.name, &f);
+    return index;
+  }();
+  char upper[32];
+  if (name.size() >= sizeof(upper)) return nullptr;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    upper[i] = c >= 'a' && c <= 'z' ? static_cast<char>(c - ('a' - 'A')) : c;
+  }
+  const auto it = index_by_name->find(std::string_view(upper, name.size()));
+  return it == index_by_name->end() ? nullptr : it->second;
+}
+
+std::string DidYouMean(std::string_view name) {
+  static const std::vector<std::string> all_names = [] {
+    std::vector<std::string> names;
+    for (const auto& f : All()) names.emplace_back(f.name);
+    return names;
+  }();
+  // Stricter than for column names: function names are short and many (FOO is not MOD).
+  const std::string best =
+      names::Suggest(name, all_names, std::max<std::size_t>(1, name.size() / 5));
+  return best.empty() ? std::string() : "Did you mean " + best + "?";
+}
+
+}  // namespace lqe::functions
