@@ -13,3 +13,10 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE WHEN s ~ '^-?[0-9]{1,300}(\.[0-9]{1,300})?$' THEN s::double precision
               ELSE bq.safe_cast_float64(s) END
 $$;
+
+-- UNNEST of a REPEATED field: a stored value that is not a JSON array gives no rows (NULL)
+-- instead of jsonb_array_elements' error.
+CREATE OR REPLACE FUNCTION bq.json_array(j jsonb) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN jsonb_typeof(j) = 'array' THEN j END
+$$;
