@@ -39,3 +39,15 @@ COMMENT ON TABLE logs.catalogue_conflicts IS
   'keeps its type; queries read such a value as NULL, or as its text for a STRING field). One '
   'row per source, field path and seen type; count = values seen; example = the first one as '
   'JSON (at most 200 bytes). catalogue_type NONE: a new field whose values clashed in one event.';
+COMMENT ON COLUMN logs.catalogue_conflicts.source IS 'Log source (table name in schema logs).';
+COMMENT ON COLUMN logs.catalogue_conflicts.path IS
+  'Field path as in logs.field_catalogue, e.g. metadata.status.';
+COMMENT ON COLUMN logs.catalogue_conflicts.catalogue_type IS
+  'The catalogue''s type of the path (e.g. INT64, REPEATED RECORD); NONE for an uncatalogued path.';
+COMMENT ON COLUMN logs.catalogue_conflicts.seen_type IS
+  'The JSON type the events had (e.g. STRING, RECORD); MIXED for clashing values in one event.';
+COMMENT ON COLUMN logs.catalogue_conflicts.count IS 'Values seen with this type so far.';
+COMMENT ON COLUMN logs.catalogue_conflicts.first_seen IS 'When the first such value was loaded.';
+COMMENT ON COLUMN logs.catalogue_conflicts.last_seen IS 'When the latest such value was loaded.';
+COMMENT ON COLUMN logs.catalogue_conflicts.example IS
+  'The first such value as JSON, cut at 200 bytes.';
