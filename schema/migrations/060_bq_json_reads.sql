@@ -10,7 +10,7 @@ $$;
 
 CREATE OR REPLACE FUNCTION bq.json_float64(s text) RETURNS double precision
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE WHEN s ~ '^-?[0-9]{1,300}(\.[0-9]{1,300})?$' THEN s::double precision
+  SELECT CASE WHEN s ~ '^-?[0-9]{1,255}(\.[0-9]{1,255})?$' THEN s::double precision
               ELSE bq.safe_cast_float64(s) END
 $$;
 

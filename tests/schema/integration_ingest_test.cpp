@@ -187,19 +187,23 @@ TEST_F(IngestIntegrationTest, ConflictsAreStoredRecordedAndCountedWithoutChangin
 }
 
 TEST_F(IngestIntegrationTest, ARecordStoredWhereAnArrayIsCataloguedUnnestsToNoRows) {
-  // A single object where the catalogue says REPEATED (storage's context before the re-seed).
+  // A single object where the catalogue says REPEATED (storage's context before the re-seed),
+  // and a FLOAT64 that arrived as text.
   const auto result = Load(
       "storage",
-      R"({"id":"s1","timestamp":"2026-01-15T10:00:00Z","message":"x","metadata":{"level":"warn","context":{"host":"h","pid":2}}})"
+      R"({"id":"s1","timestamp":"2026-01-15T10:00:00Z","message":"x","metadata":{"level":"warn","responseTime":"slow","context":{"host":"h","pid":2}}})"
+      "\n"
+      R"({"id":"s2","timestamp":"2026-01-15T10:01:00Z","message":"y","metadata":{"level":40,"responseTime":0.25,"context":[{"host":"h","pid":3}]}})"
       "\n");
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(Summary(result.out),
-            "loaded 1 events, skipped 0 duplicates, rejected 0 lines, 2 type conflicts");
-  EXPECT_EQ(Query("SELECT t.id, m.level FROM logs.storage AS t CROSS JOIN UNNEST(t.metadata) AS m"),
-            "s1|NULL");
-  EXPECT_EQ(Query("SELECT c.pid FROM logs.storage AS t CROSS JOIN UNNEST(t.metadata) AS m "
+            "loaded 2 events, skipped 0 duplicates, rejected 0 lines, 3 type conflicts");
+  EXPECT_EQ(Query("SELECT t.id, m.level, m.responseTime FROM logs.storage AS t "
+                  "CROSS JOIN UNNEST(t.metadata) AS m ORDER BY t.id"),
+            "s1|NULL|NULL;s2|40|0.25");
+  EXPECT_EQ(Query("SELECT t.id, c.pid FROM logs.storage AS t CROSS JOIN UNNEST(t.metadata) AS m "
                   "CROSS JOIN UNNEST(m.context) AS c"),
-            "");
+            "s2|3");
 }
 
 TEST_F(IngestIntegrationTest, FarFutureEventsAreRefusedWithTheirReason) {
