@@ -44,7 +44,7 @@ bool ParseEventLine(std::string_view line, const boost::json::storage_ptr& stora
     *error = std::string("not a JSON object, got ") + KindName(*value);
     return false;
   }
-  return FormEvent(value->get_object(), options, event, error);
+  return FormEvent(std::move(value->get_object()), options, event, error);
 }
 
 }  // namespace lqe::schema

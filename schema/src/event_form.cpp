@@ -3,6 +3,7 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <cmath>
+#include <vector>
 
 #include "lqe/schema/timestamp.h"
 
@@ -78,53 +79,52 @@ bool HasNul(std::string_view s) {
 constexpr std::string_view kNulRefusal =
     "a string contains a NUL character (\\u0000), which PostgreSQL cannot store";
 
-// Copies `in` cleaned (null, "", [], {} removed at every depth) with renamed keys into *out.
-// Returns false when nothing is left (the caller drops the key). Sets *nul on a NUL character.
-bool Clean(const json::value& in, json::value* out, const json::storage_ptr& sp, bool* nul);
+// Cleans `v` in place: null, "", [] and {} removed at every depth, keys renamed. Returns false
+// when nothing is left (the caller drops the key). Sets *nul on a NUL character. Most events need
+// no change, so nothing is copied or moved for them.
+bool Clean(json::value& v, bool* nul);
 
-void CleanObject(const json::object& in, json::object* out, const json::storage_ptr& sp,
-                 bool* nul) {
-  for (const auto& [key, v] : in) {
-    json::value cleaned(sp);
-    if (!Clean(v, &cleaned, sp, nul)) continue;
-    if (KeyIsClean(key)) {
-      (*out)[key] = std::move(cleaned);
-    } else {
-      (*out)[NormaliseKey(key)] = std::move(cleaned);
+void CleanObject(json::object& object, bool* nul) {
+  std::vector<std::string> renamed;
+  for (auto it = object.begin(); it != object.end();) {
+    if (!Clean(it->value(), nul)) {
+      it = object.stable_erase(it);
+      continue;
     }
+    if (!KeyIsClean(it->key())) renamed.emplace_back(it->key());
+    ++it;
+  }
+  for (const auto& key : renamed) {
+    json::value moved = std::move(object.at(key));
+    object.stable_erase(key);
+    object.insert_or_assign(NormaliseKey(key), std::move(moved));
   }
 }
 
-bool Clean(const json::value& in, json::value* out, const json::storage_ptr& sp, bool* nul) {
-  switch (in.kind()) {
+bool Clean(json::value& v, bool* nul) {
+  switch (v.kind()) {
     case json::kind::null:
       return false;
     case json::kind::string:
-      if (in.get_string().empty()) return false;
-      if (HasNul(in.get_string())) *nul = true;
-      *out = json::value(in, sp);
+      if (v.get_string().empty()) return false;
+      if (HasNul(v.get_string())) *nul = true;
       return true;
-    case json::kind::object: {
-      json::object& object = out->emplace_object();
-      CleanObject(in.get_object(), &object, sp, nul);
-      return !object.empty();
-    }
-    case json::kind::array: {
-      if (in.get_array().empty()) return false;
-      json::array& array = out->emplace_array();
-      array.reserve(in.get_array().size());
-      for (const auto& element : in.get_array()) {
-        json::value cleaned(sp);
-        // An element is never dropped (that would shift the others): an empty one stays as sent.
-        if (!Clean(element, &cleaned, sp, nul)) {
-          cleaned = element.is_object() ? json::value(json::object(sp)) : json::value(element, sp);
+    case json::kind::object:
+      CleanObject(v.get_object(), nul);
+      return !v.get_object().empty();
+    case json::kind::array:
+      if (v.get_array().empty()) return false;
+      // An element is never dropped (that would shift the others): an empty one stays as sent,
+      // an object emptied by cleaning stays {}.
+      for (auto& element : v.get_array()) {
+        if (element.is_object()) {
+          CleanObject(element.get_object(), nul);
+        } else if (element.is_array() || element.is_string()) {
+          if (!element.is_array() || !element.get_array().empty()) Clean(element, nul);
         }
-        array.push_back(std::move(cleaned));
       }
       return true;
-    }
     default:
-      *out = json::value(in, sp);
       return true;
   }
 }
@@ -166,6 +166,16 @@ bool CheckRange(std::int64_t micros, std::optional<std::int64_t>* out, std::stri
   }
   *out = micros;
   return true;
+}
+
+// "1 hour" for the default window of future timestamps.
+std::string DescribeWindow(std::int64_t micros) {
+  constexpr std::int64_t kHour = 3600LL * 1000000;
+  if (micros % kHour == 0) {
+    const std::int64_t hours = micros / kHour;
+    return std::to_string(hours) + (hours == 1 ? " hour" : " hours");
+  }
+  return std::to_string(micros / 1000000) + " seconds";
 }
 
 }  // namespace
@@ -220,10 +230,16 @@ bool PostedTimestampMicros(const json::value& value, std::optional<std::int64_t>
 
 bool FormEvent(const json::object& posted, const EventFormOptions& options, FormedEvent* event,
                std::string* refusal) {
-  const json::storage_ptr sp = event->metadata.storage();
-  json::object body(sp);
+  return FormEvent(json::object(posted, event->metadata.storage()), options, event, refusal);
+}
+
+bool FormEvent(json::object&& posted, const EventFormOptions& options, FormedEvent* event,
+               std::string* refusal) {
+  // Moving keeps the memory of `posted`: values move into the event without copies when the
+  // event shares that memory (the loader's per-line arena).
+  json::object body(std::move(posted), event->metadata.storage());
   bool nul = false;
-  CleanObject(posted, &body, sp, &nul);
+  CleanObject(body, &nul);
   if (nul) return Fail(refusal, std::string(kNulRefusal));
 
   event->id.clear();
@@ -238,9 +254,9 @@ bool FormEvent(const json::object& posted, const EventFormOptions& options, Form
   if (const auto* ts = body.if_contains("timestamp")) {
     if (!PostedTimestampMicros(*ts, &stamp, refusal)) return false;
     if (stamp && *stamp > now + options.max_future_micros) {
-      return Fail(refusal, "timestamp " + FormatTimestampMicros(*stamp) +
-                               " is more than 1 hour after the ingest time " +
-                               FormatTimestampMicros(now));
+      return Fail(refusal, "timestamp " + FormatTimestampMicros(*stamp) + " is more than " +
+                               DescribeWindow(options.max_future_micros) +
+                               " after the ingest time " + FormatTimestampMicros(now));
     }
   }
   event->timestamp_given = stamp.has_value();

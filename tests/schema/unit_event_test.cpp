@@ -131,6 +131,22 @@ TEST(EventFormTest, FarFutureAndOutOfRangeAreRefusedWithAReason) {
             "timestamp out of range (1970-01-01 to 2099-12-31)");
 }
 
+TEST(EventFormTest, TheFutureWindowIsAnOption) {
+  EventFormOptions options = FixedOptions();
+  options.max_future_micros = 2 * 3600LL * 1000000;
+  const auto value =
+      boost::json::parse(R"({"timestamp":)" + std::to_string(kNow + 3 * 3600LL * 1000000) + "}");
+  FormedEvent event;
+  std::string refusal;
+  EXPECT_FALSE(FormEvent(value.as_object(), options, &event, &refusal));
+  EXPECT_EQ(refusal,
+            "timestamp 2026-11-22 15:00:00.000000+00 is more than 2 hours after the ingest time "
+            "2026-11-22 12:00:00.000000+00");
+  const auto sooner =
+      boost::json::parse(R"({"timestamp":)" + std::to_string(kNow + 90 * 60LL * 1000000) + "}");
+  EXPECT_TRUE(FormEvent(sooner.as_object(), options, &event, &refusal)) << refusal;
+}
+
 TEST(EventFormTest, IdGivenOrGenerated) {
   auto f = Form(R"({"id":"e1"})");
   EXPECT_EQ(f.event.id, "e1");

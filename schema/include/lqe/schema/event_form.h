@@ -43,6 +43,10 @@ struct FormedEvent {
 // except empty values (null, "", [], {}).
 bool FormEvent(const boost::json::object& posted, const EventFormOptions& options,
                FormedEvent* event, std::string* refusal);
+// The same, taking the posted object apart instead of copying it (cheapest when `posted` and
+// *event share one memory resource).
+bool FormEvent(boost::json::object&& posted, const EventFormOptions& options, FormedEvent* event,
+               std::string* refusal);
 
 // BigQuery column rules, applied in this order, each adding one leading '_': a key with '-' has
 // its dashes turned into '_'; a key with other characters outside [A-Za-z0-9_] has each of them
