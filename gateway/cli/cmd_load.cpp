@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <string>
 
 #include "commands.h"
 #include "lqe/schema/loader.h"
@@ -12,11 +13,14 @@ namespace {
 
 void PrintSummary(const schema::LoadStats& stats) {
   const double rate = stats.seconds > 0 ? static_cast<double>(stats.loaded) / stats.seconds : 0;
+  // Conflicting values are stored; the count says how many read NULL (or as text) in queries.
+  const std::string conflicts =
+      stats.conflicts > 0 ? ", " + std::to_string(stats.conflicts) + " type conflicts" : "";
   std::fprintf(stdout,
-               "loaded %lld events, skipped %lld duplicates, rejected %lld lines in %.2f s "
+               "loaded %lld events, skipped %lld duplicates, rejected %lld lines%s in %.2f s "
                "(%.0f events/s)\n",
                static_cast<long long>(stats.loaded), static_cast<long long>(stats.duplicates),
-               static_cast<long long>(stats.rejected), stats.seconds, rate);
+               static_cast<long long>(stats.rejected), conflicts.c_str(), stats.seconds, rate);
 }
 
 }  // namespace

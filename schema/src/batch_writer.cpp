@@ -101,6 +101,28 @@ void BatchWriter::WriteCatalogueChanges(const Batch& batch) {
   }
 }
 
+// Counts add up per (source, path, seen type); the first example and catalogue type stay.
+void BatchWriter::WriteConflicts(const Batch& batch) {
+  if (batch.conflicts.empty()) return;
+  std::vector<std::optional<std::string>> paths, catalogue_types, seen_types, counts, examples;
+  for (const auto& c : batch.conflicts) {
+    paths.push_back(c.path);
+    catalogue_types.push_back(c.catalogue_type);
+    seen_types.push_back(c.seen_type);
+    counts.push_back(std::to_string(c.count));
+    examples.push_back(c.example);
+  }
+  conn_.Exec(
+      "INSERT INTO logs.catalogue_conflicts "
+      "(source, path, catalogue_type, seen_type, count, example) "
+      "SELECT $1, p, ct, st, n, e FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], "
+      "$6::text[]) AS u(p, ct, st, n, e) "
+      "ON CONFLICT (source, path, seen_type) DO UPDATE SET "
+      "count = catalogue_conflicts.count + excluded.count, last_seen = now()",
+      {source_, TextArrayLiteral(paths), TextArrayLiteral(catalogue_types),
+       TextArrayLiteral(seen_types), TextArrayLiteral(counts), TextArrayLiteral(examples)});
+}
+
 BatchWriter::Result BatchWriter::Write(Batch& batch) {
   EnsurePartitions(batch);
   for (int attempt = 1;; ++attempt) {
@@ -118,6 +140,7 @@ BatchWriter::Result BatchWriter::WriteOnce(Batch& batch) {
   try {
     const auto duplicate = FindDuplicates(batch);
     WriteCatalogueChanges(batch);
+    WriteConflicts(batch);
     std::string data;
     for (std::size_t i = 0; i < batch.rows().size(); ++i) {
       if (duplicate[i]) continue;
@@ -125,9 +148,9 @@ BatchWriter::Result BatchWriter::WriteOnce(Batch& batch) {
       ++result.loaded;
     }
     if (result.loaded > 0) {
-      conn_.CopyIn(
-          "COPY " + table_ + " (id, \"timestamp\", event_message, project, metadata) FROM STDIN",
-          data);
+      conn_.CopyIn("COPY " + table_ +
+                       " (id, \"timestamp\", event_message, project, metadata, extra) FROM STDIN",
+                   data);
     }
     conn_.Exec("COMMIT");
   } catch (const PgError&) {

@@ -1,7 +1,7 @@
 // Writes one batch: its day partitions (each in its own short transaction), then in one
-// transaction the duplicate check, the catalogue changes and the COPY. The unique index on
-// (id, timestamp) holds against concurrent loaders: a batch that collides with one is rolled
-// back and written again, when its duplicate check sees the other loader's rows.
+// transaction the duplicate check, the catalogue changes, the type conflicts and the COPY. The
+// unique index on (id, timestamp) holds against concurrent loaders: a batch that collides with one
+// is rolled back and written again, when its duplicate check sees the other loader's rows.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,7 @@ class BatchWriter {
   Result WriteOnce(Batch& batch);
   std::vector<bool> FindDuplicates(Batch& batch);
   void WriteCatalogueChanges(const Batch& batch);
+  void WriteConflicts(const Batch& batch);
 
   PgConn& conn_;
   std::string source_;

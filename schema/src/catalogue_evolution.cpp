@@ -1,8 +1,10 @@
 #include "lqe/schema/catalogue_evolution.h"
 
 #include <algorithm>
+#include <boost/json/serialize.hpp>
 #include <functional>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "lqe/ascii.h"
@@ -122,6 +124,9 @@ struct CatalogueEvolver::Pending {
 
 namespace {
 
+constexpr std::string_view kNulError = ": NUL character (\\u0000) in a string is not supported";
+constexpr std::string_view kNameError = "invalid field name";
+
 std::string DescribeValue(const json::value& v) {
   if (!v.is_array()) return std::string(TypeText(ScalarType(v)));
   for (const auto& e : v.get_array()) {
@@ -133,13 +138,18 @@ std::string DescribeValue(const json::value& v) {
 bool ValidName(std::string_view name, const std::string& parent, std::string* error) {
   if (name.empty() || name.find('.') != std::string_view::npos ||
       name.find('\0') != std::string_view::npos) {
-    return Fail(error, parent + ": invalid field name \"" + std::string(name) +
+    return Fail(error, parent + ": " + std::string(kNameError) + " \"" + std::string(name) +
                            "\" (empty or contains '.')");
   }
   return true;
 }
 
 bool InferValue(const json::value& v, const std::string& path, Inferred* out, std::string* error);
+
+// Inference errors that reject the event (the others are type clashes, recorded as conflicts).
+bool HardError(const std::string& error) {
+  return error.find(kNulError) != std::string::npos || error.find(kNameError) != std::string::npos;
+}
 
 // Merges b into a (array elements, repeated sightings of one new field in a line).
 bool Merge(Inferred* a, const Inferred& b, const std::string& path, std::string* error) {
@@ -176,7 +186,7 @@ bool Merge(Inferred* a, const Inferred& b, const std::string& path, std::string*
 bool InferElement(const json::value& v, const std::string& path, Inferred* out,
                   std::string* error) {
   if (v.is_string() && v.get_string().find('\0') != json::string::npos) {
-    return Fail(error, path + ": NUL character (\\u0000) in a string is not supported");
+    return Fail(error, path + std::string(kNulError));
   }
   out->type = ScalarType(v);
   if (!v.is_object()) return true;
@@ -215,14 +225,15 @@ bool InferValue(const json::value& v, const std::string& path, Inferred* out, st
 
 }  // namespace
 
-CatalogueEvolver::CatalogueEvolver(const std::vector<CatalogEntry>& rows)
+CatalogueEvolver::CatalogueEvolver(const std::vector<CatalogEntry>& rows, const std::string& root)
     : root_(std::make_unique<Node>()) {
-  root_->path = "metadata";
+  root_->path = root;
+  const std::string prefix = root + ".";
   for (const auto& row : rows) {
     std::string_view path = row.path;
-    if (path != "metadata" && path.rfind("metadata.", 0) != 0) continue;
+    if (path != root && path.rfind(prefix, 0) != 0) continue;
     Node* node = root_.get();
-    path.remove_prefix(std::min<std::size_t>(path.size(), 9));
+    path.remove_prefix(std::min<std::size_t>(path.size(), prefix.size()));
     while (!path.empty()) {
       const auto dot = path.find('.');
       const std::string_view part = path.substr(0, dot);
@@ -241,14 +252,30 @@ namespace {
 
 using Node = CatalogueEvolver::Node;
 
+constexpr std::size_t kMaxExampleBytes = 200;
+
+std::string Example(const json::value& v) {
+  std::string text = json::serialize(v);
+  if (text.size() <= kMaxExampleBytes) return text;
+  std::size_t cut = kMaxExampleBytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "...";
+}
+
 struct Checker {
   std::vector<std::pair<Node*, std::pair<std::string, Inferred>>>* adds;
   std::vector<Node*>* widens;
+  std::vector<TypeConflict>* conflicts;
   std::string* error;
 
+  void Record(const std::string& path, std::string catalogue_type, std::string seen_type,
+              const json::value& v) {
+    conflicts->push_back({path, std::move(catalogue_type), std::move(seen_type), 1, Example(v)});
+  }
+  // The value stays in the stored event; the catalogue keeps its type.
   bool Conflict(const Node& node, const json::value& v) {
-    return Fail(error, node.path + ": type conflict: catalogue has " + node.Describe() +
-                           ", event has " + DescribeValue(v));
+    Record(node.path, node.Describe(), DescribeValue(v), v);
+    return true;
   }
 
   bool Object(Node* node, const json::object& object) {
@@ -261,13 +288,24 @@ struct Checker {
       if (!ValidName(key, node->path, error)) return false;
       const std::string path = node->path + "." + std::string(key);
       Inferred inferred;
-      if (!InferValue(v, path, &inferred, error)) return false;
+      std::string clash;
+      if (!InferValue(v, path, &inferred, &clash)) {
+        if (HardError(clash)) return Fail(error, clash);
+        const bool nested = clash.find("arrays of arrays") != std::string::npos;
+        Record(path, "NONE", nested ? "REPEATED ARRAY" : "MIXED", v);
+        continue;
+      }
       if (inferred.type == FieldType::kUnknown) continue;  // null or []: nothing to learn yet
       auto same = std::find_if(adds->begin(), adds->end(), [&](const auto& a) {
         return a.first == node && SameIgnoringCase(a.second.first, key);
       });
       if (same != adds->end()) {
-        if (!Merge(&same->second.second, inferred, path, error)) return false;
+        Inferred merged = same->second.second;
+        if (!Merge(&merged, inferred, path, &clash)) {
+          Record(path, "NONE", "MIXED", v);
+          continue;
+        }
+        same->second.second = std::move(merged);
       } else {
         adds->push_back({node, {std::string(key), std::move(inferred)}});
       }
@@ -283,7 +321,7 @@ struct Checker {
         return node->type == FieldType::kRecord ? Object(node, v.get_object()) : Conflict(*node, v);
       case json::kind::string:
         if (v.get_string().find('\0') != json::string::npos) {
-          return Fail(error, node->path + ": NUL character (\\u0000) in a string is not supported");
+          return Fail(error, node->path + std::string(kNulError));
         }
         return node->type == FieldType::kString || node->type == FieldType::kTimestamp ||
                Conflict(*node, v);
@@ -300,7 +338,7 @@ struct Checker {
       case json::kind::bool_:
         return node->type == FieldType::kBool || Conflict(*node, v);
       case json::kind::array:
-        return Fail(error, node->path + ": arrays of arrays are not supported");
+        break;  // Value() handles arrays of arrays
     }
     return Conflict(*node, v);
   }
@@ -310,6 +348,12 @@ struct Checker {
     if (v.is_null()) return true;
     if (v.is_array() != node->repeated) return Conflict(*node, v);
     if (!v.is_array()) return Element(node, v);
+    for (const auto& element : v.get_array()) {
+      if (element.is_array()) {
+        Record(node->path, node->Describe(), "REPEATED ARRAY", v);
+        return true;
+      }
+    }
     for (const auto& element : v.get_array()) {
       if (!Element(node, element)) return false;
     }
@@ -344,13 +388,24 @@ void CollectRows(const Node& node, const std::string& source, std::vector<Catalo
 
 }  // namespace
 
-bool CatalogueEvolver::Observe(const json::object* metadata, std::string* error) {
-  if (metadata == nullptr) return true;
+bool CatalogueEvolver::Observe(const json::object* object, std::string* error) {
+  if (object == nullptr) return true;
   std::vector<std::pair<Node*, std::pair<std::string, Inferred>>> adds;
   std::vector<Node*> widens;
-  Checker checker{&adds, &widens, error};
+  std::vector<TypeConflict> conflicts;
+  Checker checker{&adds, &widens, &conflicts, error};
   root_->seen = true;
-  if (!checker.Object(root_.get(), *metadata)) return false;
+  if (!checker.Object(root_.get(), *object)) return false;
+  for (auto& c : conflicts) {
+    auto same = std::find_if(conflicts_.begin(), conflicts_.end(), [&](const TypeConflict& o) {
+      return o.path == c.path && o.seen_type == c.seen_type;
+    });
+    if (same != conflicts_.end()) {
+      ++same->count;
+    } else {
+      conflicts_.push_back(std::move(c));
+    }
+  }
   for (Node* node : widens) {
     if (node->type != FieldType::kInt64) continue;  // widened earlier in this event
     node->type = FieldType::kFloat64;
@@ -363,6 +418,14 @@ bool CatalogueEvolver::Observe(const json::object* metadata, std::string* error)
 
 std::vector<FieldChange> CatalogueEvolver::TakeChanges() {
   return std::exchange(changes_, {});
+}
+
+std::vector<TypeConflict> CatalogueEvolver::TakeConflicts() {
+  std::vector<TypeConflict> out = std::exchange(conflicts_, {});
+  std::sort(out.begin(), out.end(), [](const TypeConflict& a, const TypeConflict& b) {
+    return std::tie(a.path, a.seen_type) < std::tie(b.path, b.seen_type);
+  });
+  return out;
 }
 
 std::vector<std::string> CatalogueEvolver::TakeSeenPaths() {

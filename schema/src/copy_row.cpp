@@ -21,22 +21,33 @@ void AppendCopyEscaped(std::string_view value, std::string* out) {
   out->append(value.substr(start));
 }
 
+namespace {
+
+void AppendNullable(const std::optional<std::string>& value, std::string* out) {
+  if (value) {
+    AppendCopyEscaped(*value, out);
+  } else {
+    out->append("\\N");
+  }
+}
+
+}  // namespace
+
 void AppendCopyRow(std::string_view id, std::int64_t timestamp_micros,
-                   std::string_view event_message, const std::optional<std::string>& project,
-                   std::string_view metadata_json, std::string* out) {
+                   const std::optional<std::string>& event_message,
+                   const std::optional<std::string>& project, std::string_view metadata_json,
+                   std::string_view extra_json, std::string* out) {
   AppendCopyEscaped(id, out);
   out->push_back('\t');
   out->append(FormatTimestampMicros(timestamp_micros));
   out->push_back('\t');
-  AppendCopyEscaped(event_message, out);
+  AppendNullable(event_message, out);
   out->push_back('\t');
-  if (project) {
-    AppendCopyEscaped(*project, out);
-  } else {
-    out->append("\\N");
-  }
+  AppendNullable(project, out);
   out->push_back('\t');
   AppendCopyEscaped(metadata_json, out);
+  out->push_back('\t');
+  AppendCopyEscaped(extra_json, out);
   out->push_back('\n');
 }
 

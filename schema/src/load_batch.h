@@ -42,9 +42,10 @@ class Batch {
   bool empty() const { return rows_.empty(); }
   std::size_t size() const { return rows_.size(); }
 
-  // Catalogue changes and used paths of the batch's events, written with them.
+  // Catalogue changes, used paths and type conflicts of the batch's events, written with them.
   std::vector<FieldChange> changes;
   std::vector<std::string> seen_paths;
+  std::vector<TypeConflict> conflicts;
 
  private:
   std::vector<Row> rows_;

@@ -3,12 +3,14 @@
 // server's work instead of waiting for it.
 #include "lqe/schema/loader.h"
 
+#include <atomic>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/serialize.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <istream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -24,6 +26,8 @@ namespace lqe::schema {
 namespace {
 
 namespace json = boost::json;
+
+std::atomic<std::int64_t> conflicts_total{0};
 
 bool ValidSourceName(const std::string& name) {
   if (name.empty() || name.size() > 48) return false;
@@ -65,6 +69,7 @@ class WriterStage {
   }
   std::exception_ptr failure() const { return failure_; }
   BatchWriter::Result totals() const { return totals_; }
+  std::int64_t conflicts() const { return conflicts_; }
 
  private:
   void Run() {
@@ -93,9 +98,13 @@ class WriterStage {
     const std::int64_t last = batch.rows().empty() ? 0 : batch.rows().back().line_no;
     try {
       const auto result = writer_.Write(batch);
+      std::int64_t conflicts = 0;
+      for (const auto& c : batch.conflicts) conflicts += c.count;
+      conflicts_total += conflicts;
       std::lock_guard lock(mutex_);
       totals_.loaded += result.loaded;
       totals_.duplicates += result.duplicates;
+      conflicts_ += conflicts;
     } catch (const PgError& e) {
       throw LoadError("database error loading lines " + std::to_string(first) + "-" +
                       std::to_string(last) + " (not loaded): " + e.what());
@@ -109,6 +118,7 @@ class WriterStage {
   bool done_ = false;
   std::exception_ptr failure_;
   BatchWriter::Result totals_;
+  std::int64_t conflicts_ = 0;
   std::thread thread_;  // last: starts after the members it uses exist
 };
 
@@ -117,7 +127,11 @@ class Loader {
   Loader(const LoadOptions& options, std::ostream& errors, LoadStats* stats)
       : options_(options), errors_(errors), stats_(stats), conn_(options.dsn) {
     CheckSource();
-    evolver_ = std::make_unique<CatalogueEvolver>(ReadCatalogue());
+    const auto catalogue = ReadCatalogue();
+    metadata_ = std::make_unique<CatalogueEvolver>(catalogue, "metadata");
+    extra_ = std::make_unique<CatalogueEvolver>(catalogue, "extra");
+    form_.now_micros = options.now_micros ? options.now_micros : NowMicros;
+    form_.new_id = [this] { return uuids_.Next(); };
   }
 
   // Reads every line, then waits for the writer. Throws LoadError on a database failure.
@@ -128,6 +142,7 @@ class Loader {
   std::vector<CatalogEntry> ReadCatalogue();
   void Line(std::int64_t line_no, std::string_view line);
   bool Seal(WriterStage& stage);
+  void ReportConflicts();
   void Reject(std::int64_t line_no, const std::string& reason) {
     errors_ << "line " << line_no << ": " << reason << "\n";
     ++stats_->rejected;
@@ -137,8 +152,12 @@ class Loader {
   std::ostream& errors_;
   LoadStats* stats_;
   PgConn conn_;
-  std::unique_ptr<CatalogueEvolver> evolver_;
+  std::unique_ptr<CatalogueEvolver> metadata_;
+  std::unique_ptr<CatalogueEvolver> extra_;
   UuidGenerator uuids_;
+  EventFormOptions form_;
+  // (path, seen type) -> (catalogue type, values), for the report after the load.
+  std::map<std::pair<std::string, std::string>, std::pair<std::string, std::int64_t>> conflicts_;
   Batch batch_;
   std::vector<unsigned char> json_buffer_ = std::vector<unsigned char>(64 * 1024);
 };
@@ -169,31 +188,41 @@ std::vector<CatalogEntry> Loader::ReadCatalogue() {
 
 void Loader::Line(std::int64_t line_no, std::string_view line) {
   json::monotonic_resource memory(json_buffer_.data(), json_buffer_.size());
+  const json::storage_ptr storage(&memory);
   json::value value;
-  Event event;
+  FormedEvent event(storage);
   std::string error;
   ++stats_->lines;
-  if (!ParseEventLine(line, &memory, &value, &event, &error) ||
-      !evolver_->Observe(event.metadata, &error)) {
+  if (!ParseEventLine(line, storage, &value, form_, &event, &error) ||
+      !metadata_->Observe(&event.metadata, &error) || !extra_->Observe(&event.extra, &error)) {
     Reject(line_no, error);
     return;
   }
   Row row;
   row.line_no = line_no;
-  row.user_id = event.id.has_value();
-  row.id = row.user_id ? std::move(*event.id) : uuids_.Next();
-  row.given_ts = event.timestamp_micros.has_value();
-  row.ts = row.given_ts ? *event.timestamp_micros : NowMicros();
-  const std::string metadata =
-      event.metadata != nullptr ? json::serialize(*event.metadata) : std::string("{}");
-  AppendCopyRow(row.id, row.ts, event.event_message, event.project, metadata, &row.copy_line);
+  row.user_id = event.id_given;
+  row.id = std::move(event.id);
+  row.given_ts = event.timestamp_given;
+  row.ts = event.timestamp_micros;
+  AppendCopyRow(row.id, row.ts, event.event_message, event.project, json::serialize(event.metadata),
+                json::serialize(event.extra), &row.copy_line);
   if (!batch_.Add(std::move(row))) ++stats_->duplicates;
 }
 
 // Moves the current batch (with its catalogue changes) to the writer.
 bool Loader::Seal(WriterStage& stage) {
-  batch_.changes = evolver_->TakeChanges();
-  batch_.seen_paths = evolver_->TakeSeenPaths();
+  batch_.changes = metadata_->TakeChanges();
+  batch_.seen_paths = metadata_->TakeSeenPaths();
+  batch_.conflicts = metadata_->TakeConflicts();
+  for (auto& c : extra_->TakeChanges()) batch_.changes.push_back(std::move(c));
+  for (auto& p : extra_->TakeSeenPaths()) batch_.seen_paths.push_back(std::move(p));
+  for (auto& c : extra_->TakeConflicts()) batch_.conflicts.push_back(std::move(c));
+  for (const auto& c : batch_.conflicts) {
+    auto& [catalogue_type, count] = conflicts_[{c.path, c.seen_type}];
+    catalogue_type = c.catalogue_type;
+    count += c.count;
+  }
+  if (batch_.empty() && batch_.changes.empty() && batch_.conflicts.empty()) return true;
   const bool ok = stage.Push(std::move(batch_));
   batch_ = Batch();
   return ok;
@@ -217,14 +246,28 @@ void Loader::Run(std::istream& in) {
     Line(line_no, line);
     if (batch_.size() >= options_.batch_size) writing = Seal(stage);
   }
-  if (writing && (!batch_.empty() || !batch_.changes.empty())) Seal(stage);
+  if (writing) Seal(stage);
   stage.Finish();
   stats_->loaded += stage.totals().loaded;
   stats_->duplicates += stage.totals().duplicates;
+  stats_->conflicts += stage.conflicts();
   if (stage.failure()) std::rethrow_exception(stage.failure());
+  ReportConflicts();
+}
+
+void Loader::ReportConflicts() {
+  for (const auto& [key, value] : conflicts_) {
+    errors_ << "conflict: " << key.first << ": catalogue has " << value.first << ", event has "
+            << key.second << " (" << value.second
+            << " values stored as sent; see logs.catalogue_conflicts)\n";
+  }
 }
 
 }  // namespace
+
+std::int64_t CatalogueConflictsTotal() {
+  return conflicts_total.load();
+}
 
 void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& errors,
                 LoadStats* stats) {

@@ -96,10 +96,8 @@ CommandResult RunLqe(const std::vector<std::string>& args, const std::string& st
 }
 
 std::string CompactSample(const std::string& source) {
-  const char* dir = std::getenv("LQE_INGEST_SAMPLES");
-  const std::string base = dir != nullptr ? dir : "/work/shared/data/ingest-samples";
-  const std::string text = ReadFile(base + "/" + source + ".json");
-  return boost::json::serialize(boost::json::parse(text));
+  const std::string text = ReadFile(SourcePath("tests/fixtures/ingest/" + source + ".ndjson"));
+  return boost::json::serialize(boost::json::parse(text.substr(0, text.find('\n'))));
 }
 
 std::string UtcDayTag(int offset_days) {

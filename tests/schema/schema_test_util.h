@@ -18,7 +18,7 @@ CommandResult RunLqe(const std::vector<std::string>& args, const std::string& st
 std::vector<CommandResult> RunLqeTogether(const std::vector<std::vector<std::string>>& runs);
 // Writes `text` to a fresh temporary file and returns its path.
 std::string WriteTempFile(const std::string& text);
-// The ingest sample of a source as one compact JSON line (the samples are pretty-printed).
+// The first event of a source's ingest fixture (tests/fixtures/ingest) as one compact JSON line.
 std::string CompactSample(const std::string& source);
 // "20261121" for today (UTC) plus `offset_days`.
 std::string UtcDayTag(int offset_days);

@@ -83,55 +83,105 @@ TEST(EvolutionTest, Int64WidensToFloat64) {
   EXPECT_TRUE(evolver.TakeChanges().empty());
 }
 
-TEST(EvolutionTest, ConflictsNameThePathAndBothTypes) {
+TEST(EvolutionTest, ConflictsAreRecordedAndTheEventKept) {
+  const std::vector<std::pair<std::string, TypeConflict>> cases = {
+      {R"({"level":3})", {"metadata.level", "STRING", "INT64", 1, "3"}},
+      {R"({"count":"3"})", {"metadata.count", "INT64", "STRING", 1, "\"3\""}},
+      {R"({"ratio":true})", {"metadata.ratio", "FLOAT64", "BOOL", 1, "true"}},
+      {R"({"request":"x"})", {"metadata.request", "RECORD", "STRING", 1, "\"x\""}},
+      {R"({"level":{"a":1}})", {"metadata.level", "STRING", "RECORD", 1, "{\"a\":1}"}},
+      {R"({"tags":"a"})", {"metadata.tags", "REPEATED STRING", "STRING", 1, "\"a\""}},
+      {R"({"level":["a"]})", {"metadata.level", "STRING", "REPEATED STRING", 1, "[\"a\"]"}},
+      {R"({"tags":[1]})", {"metadata.tags", "REPEATED STRING", "INT64", 1, "1"}},
+      {R"({"tags":[[1]]})", {"metadata.tags", "REPEATED STRING", "REPEATED ARRAY", 1, "[[1]]"}},
+      {R"({"request":{"path":1}})", {"metadata.request.path", "STRING", "INT64", 1, "1"}},
+      {R"({"new":[1,"a"]})", {"metadata.new", "NONE", "MIXED", 1, "[1,\"a\"]"}},
+      {R"({"new":[[1]]})", {"metadata.new", "NONE", "REPEATED ARRAY", 1, "[[1]]"}},
+  };
+  for (const auto& [json, conflict] : cases) {
+    CatalogueEvolver evolver(Base());
+    const auto r = Observe(evolver, json);
+    EXPECT_TRUE(r.ok) << json << ": " << r.error;
+    const auto conflicts = evolver.TakeConflicts();
+    ASSERT_EQ(conflicts.size(), 1u) << json;
+    EXPECT_EQ(conflicts[0].path, conflict.path) << json;
+    EXPECT_EQ(conflicts[0].catalogue_type, conflict.catalogue_type) << json;
+    EXPECT_EQ(conflicts[0].seen_type, conflict.seen_type) << json;
+    EXPECT_EQ(conflicts[0].count, 1) << json;
+    EXPECT_EQ(conflicts[0].example, conflict.example) << json;
+    EXPECT_TRUE(evolver.TakeChanges().empty()) << json;
+    EXPECT_TRUE(evolver.TakeConflicts().empty()) << json;
+  }
+}
+
+TEST(EvolutionTest, ConflictsCountPerPathAndTypeAndKeepTheFirstExample) {
   CatalogueEvolver evolver(Base());
+  ASSERT_TRUE(Observe(evolver, R"({"level":3})").ok);
+  ASSERT_TRUE(Observe(evolver, R"({"level":4})").ok);
+  ASSERT_TRUE(Observe(evolver, R"({"level":true,"count":"x"})").ok);
+  const auto conflicts = evolver.TakeConflicts();
+  ASSERT_EQ(conflicts.size(), 3u);
+  EXPECT_EQ(conflicts[0].path, "metadata.count");
+  EXPECT_EQ(conflicts[1].seen_type, "BOOL");
+  EXPECT_EQ(conflicts[1].count, 1);
+  EXPECT_EQ(conflicts[2].seen_type, "INT64");
+  EXPECT_EQ(conflicts[2].count, 2);
+  EXPECT_EQ(conflicts[2].example, "3");
+}
+
+TEST(EvolutionTest, LongExamplesAreCut) {
+  CatalogueEvolver evolver(Base());
+  ASSERT_TRUE(Observe(evolver, R"({"count":")" + std::string(300, 'x') + R"("})").ok);
+  const auto conflicts = evolver.TakeConflicts();
+  ASSERT_EQ(conflicts.size(), 1u);
+  EXPECT_EQ(conflicts[0].example, "\"" + std::string(199, 'x') + "...");
+}
+
+TEST(EvolutionTest, AConflictLeavesTheCatalogueAndTheRestOfTheEventIsLearnt) {
+  CatalogueEvolver evolver(Base());
+  ASSERT_TRUE(Observe(evolver, R"({"fresh":1,"count":"many","level":3})").ok);
+  EXPECT_EQ(evolver.TakeChanges(),
+            (std::vector<FieldChange>{{"metadata.fresh", "INT64", "NULLABLE", false}}));
+  EXPECT_EQ(evolver.TakeConflicts().size(), 2u);
+  for (const auto& row : evolver.Rows("edge")) {
+    if (row.path == "metadata.count") {
+      EXPECT_EQ(row.type, "INT64");
+    }
+    if (row.path == "metadata.level") {
+      EXPECT_EQ(row.type, "STRING");
+    }
+  }
+}
+
+TEST(EvolutionTest, BadNamesAndNulCharactersRejectTheEventAndChangeNothing) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {R"({"level":3})", "metadata.level: type conflict: catalogue has STRING, event has INT64"},
-      {R"({"count":"3"})", "metadata.count: type conflict: catalogue has INT64, event has STRING"},
-      {R"({"ratio":true})", "metadata.ratio: type conflict: catalogue has FLOAT64, event has BOOL"},
-      {R"({"request":"x"})",
-       "metadata.request: type conflict: catalogue has RECORD, event has STRING"},
-      {R"({"level":{"a":1}})",
-       "metadata.level: type conflict: catalogue has STRING, event has RECORD"},
-      {R"({"tags":"a"})",
-       "metadata.tags: type conflict: catalogue has REPEATED STRING, event has STRING"},
-      {R"({"level":["a"]})",
-       "metadata.level: type conflict: catalogue has STRING, event has REPEATED STRING"},
-      {R"({"tags":[1]})",
-       "metadata.tags: type conflict: catalogue has REPEATED STRING, event has INT64"},
-      {R"({"request":{"path":1}})",
-       "metadata.request.path: type conflict: catalogue has STRING, event has INT64"},
-      {R"({"new":[1,"a"]})",
-       "metadata.new: type conflict: values of types INT64 and STRING in one event"},
-      {R"({"new":[[1]]})", "metadata.new: arrays of arrays are not supported"},
       {R"({"a.b":1})", "metadata: invalid field name \"a.b\" (empty or contains '.')"},
       {R"({"":1})", "metadata: invalid field name \"\" (empty or contains '.')"},
       {R"({"level":"a\u0000"})",
        "metadata.level: NUL character (\\u0000) in a string is not supported"},
+      {R"({"fresh":1,"new":["a\u0000"]})",
+       "metadata.new: NUL character (\\u0000) in a string is not supported"},
   };
   for (const auto& [json, message] : cases) {
+    CatalogueEvolver evolver(Base());
     const auto r = Observe(evolver, json);
     EXPECT_FALSE(r.ok) << json;
     EXPECT_EQ(r.error, message) << json;
+    EXPECT_TRUE(evolver.TakeChanges().empty()) << json;
+    EXPECT_TRUE(evolver.TakeConflicts().empty()) << json;
   }
 }
 
-TEST(EvolutionTest, RejectedEventChangesNothing) {
-  CatalogueEvolver evolver(Base());
-  // The new field comes first, the conflict after it: neither may stick.
-  EXPECT_FALSE(Observe(evolver, R"({"fresh":1,"count":1.5,"level":3})").ok);
-  EXPECT_TRUE(evolver.TakeChanges().empty());
-  const auto rows = evolver.Rows("edge");
-  for (const auto& row : rows) {
-    EXPECT_NE(row.path, "metadata.fresh");
-    if (row.path == "metadata.count") {
-      EXPECT_EQ(row.type, "INT64");
-    }
-  }
-  // And the field is still new for the next event.
-  ASSERT_TRUE(Observe(evolver, R"({"fresh":"s"})").ok);
+TEST(EvolutionTest, ExtraIsItsOwnRoot) {
+  CatalogueEvolver evolver({{"auth", "extra", "RECORD", "NULLABLE"},
+                            {"auth", "extra.appname", "STRING", "NULLABLE"},
+                            {"auth", "metadata.appname", "INT64", "NULLABLE"}},
+                           "extra");
+  ASSERT_TRUE(Observe(evolver, R"({"appname":"gotrue","severity":"info","level":30})").ok);
   EXPECT_EQ(evolver.TakeChanges(),
-            (std::vector<FieldChange>{{"metadata.fresh", "STRING", "NULLABLE", false}}));
+            (std::vector<FieldChange>{{"extra.severity", "STRING", "NULLABLE", false},
+                                      {"extra.level", "INT64", "NULLABLE", false}}));
+  EXPECT_TRUE(evolver.TakeConflicts().empty());
 }
 
 TEST(EvolutionTest, NullMetadataIsFine) {

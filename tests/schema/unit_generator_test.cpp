@@ -44,15 +44,19 @@ TEST(GeneratorTest, EveryLineIsAValidIngestEvent) {
     while (start < text.size()) {
       const auto nl = text.find('\n', start);
       boost::json::value value;
-      schema::Event event;
+      schema::FormedEvent event;
+      schema::EventFormOptions options;
+      options.now_micros = [] { return kNow; };
+      options.new_id = [] { return std::string("generated"); };
       std::string error;
-      ASSERT_TRUE(
-          schema::ParseEventLine(text.substr(start, nl - start), {}, &value, &event, &error))
+      ASSERT_TRUE(schema::ParseEventLine(text.substr(start, nl - start), {}, &value, options,
+                                         &event, &error))
           << source << ": " << error;
-      ASSERT_TRUE(event.id.has_value());
-      ASSERT_TRUE(event.timestamp_micros.has_value());
-      EXPECT_LE(*event.timestamp_micros, kNow);
-      EXPECT_GE(*event.timestamp_micros, kNow - 8LL * 86400 * 1000000);
+      ASSERT_TRUE(event.id_given);
+      ASSERT_TRUE(event.timestamp_given);
+      EXPECT_LE(event.timestamp_micros, kNow);
+      EXPECT_GE(event.timestamp_micros, kNow - 8LL * 86400 * 1000000);
+      EXPECT_TRUE(event.extra.empty()) << source;
       start = nl + 1;
       ++lines;
     }

@@ -56,7 +56,13 @@ TEST(CatalogueSeedTest, TypesFollowTheSamples) {
             "ARRAY<INT64>");
   EXPECT_EQ(type_of("edge", {"metadata", "request", "sb", "jwt", "apikey", "payload", "role"}),
             "STRING");
-  EXPECT_EQ(type_of("auth", {"metadata", "duration"}), "STRING");  // sample: "123sec"
+  // What self-hosted Supabase ships wins over the placeholder samples.
+  EXPECT_EQ(type_of("auth", {"metadata", "duration"}), "INT64");
+  EXPECT_EQ(type_of("auth", {"metadata", "status"}), "INT64");
+  EXPECT_EQ(type_of("storage", {"metadata", "level"}), "INT64");
+  EXPECT_EQ(type_of("storage", {"metadata", "context"}), "ARRAY<STRUCT<host STRING, pid INT64>>");
+  EXPECT_EQ(type_of("auth", {"extra", "appname"}), "STRING");
+  EXPECT_EQ(type_of("edge", {"extra", "severity"}), "STRING");
   EXPECT_EQ(type_of("auth", {"metadata", "args"}), "ARRAY<STRING>");
   EXPECT_EQ(type_of("realtime", {"metadata", "context", "time"}), "INT64");
   EXPECT_EQ(type_of("storage", {"metadata", "responseTime"}), "FLOAT64");

@@ -57,7 +57,7 @@ TEST(StoredWithCache, ANewCatalogueIsNeverServedAnOldTranslation) {
   const TranslateResult r = Sandboxed(ints, "select p from a", &cache);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(TypeName(*r.value().columns.at(0).type), "INT64");
-  EXPECT_NE(r.value().pg_sql.find("::bigint"), std::string::npos);
+  EXPECT_NE(r.value().pg_sql.find("bq.json_int64("), std::string::npos);
 }
 
 TEST(StoredWithCache, WithoutACacheEveryCallTranslatesTheStoredQuery) {

@@ -180,12 +180,15 @@ void WriteStorage(EventGenerator::Context& c, std::string* out) {
   w.Field("timestamp", IsoTimestamp(ts));
   w.Field("event_message", c.Chance(0.5) ? "request completed" : "incoming request");
   w.BeginObject("metadata");
-  w.BeginObject("context");
+  // As self-hosted Supabase ships storage's pino lines: an array context, a numeric level.
+  w.BeginArray("context");
+  w.BeginObject();
   w.Field("host", "ip-10-105-" + std::to_string(c.Below(255)) + "-" + std::to_string(c.Below(255)) +
                       ".eu-central-1.compute.internal");
   w.FieldInt("pid", static_cast<std::int64_t>(1 + c.Below(20)));
   w.EndObject();
-  w.Field("level", status >= 400 ? "warn" : "info");
+  w.EndArray();
+  w.FieldInt("level", status >= 400 ? 40 : 30);
   w.Field("project", project);
   w.BeginObject("req");
   w.BeginObject("headers");

@@ -235,8 +235,8 @@ Value Emitter::EmitIn(const ast::In& in) {
                   T(TypeKind::kBool));
     }
     const Value e = FromJson("_e.value", a.type->element, "");
-    return Make("(" + v.sql + op + "(SELECT " + e.sql + " FROM jsonb_array_elements(" + a.sql +
-                    ") AS _e(value)))",
+    return Make("(" + v.sql + op + "(SELECT " + e.sql +
+                    " FROM jsonb_array_elements(bq.json_array(" + a.sql + ")) AS _e(value)))",
                 T(TypeKind::kBool));
   }
   std::string list;

@@ -149,8 +149,11 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
     }
   } else if (IsKind(array.type, TypeKind::kArray)) {
     const std::string alias = ref.alias ? QuoteIdent(ref.alias->name) : NewAlias("_u");
-    const std::string fn = array.json_array ? "jsonb_array_elements(" : "unnest(";
-    item = std::string(first ? "" : "LATERAL ") + fn + array.sql + ") WITH ORDINALITY AS " + alias +
+    // A stored value that is not an array (a type conflict the loader kept) unnests to no rows.
+    const std::string elements = array.json_array
+                                     ? "jsonb_array_elements(bq.json_array(" + array.sql + "))"
+                                     : "unnest(" + array.sql + ")";
+    item = std::string(first ? "" : "LATERAL ") + elements + " WITH ORDINALITY AS " + alias +
            "(value, ord)";
     const TypePtr elem =
         array.type->element ? array.type->element : Type::Scalar(TypeKind::kUnknown);

@@ -178,7 +178,7 @@ Value EmitArrayLength(Emitter& e, const ast::Call& call) {
   if (!IsKind(a.type, K::kArray)) {
     Fail(DiagCode::kType, call.args[0]->span, "ARRAY_LENGTH expects an array");
   }
-  return MakeValue(a.json_array ? "(jsonb_array_length(" + a.sql + "))::bigint"
+  return MakeValue(a.json_array ? "(jsonb_array_length(bq.json_array(" + a.sql + ")))::bigint"
                                 : "(cardinality(" + a.sql + "))::bigint",
                    K::kInt64);
 }
@@ -190,7 +190,7 @@ Value EmitArrayToString(Emitter& e, const ast::Call& call) {
   }
   std::string arr = args[0].sql;
   if (args[0].json_array) {
-    arr = "ARRAY(SELECT _e #>> '{}' FROM jsonb_array_elements(" + arr + ") AS _e)";
+    arr = "ARRAY(SELECT _e #>> '{}' FROM jsonb_array_elements(bq.json_array(" + arr + ")) AS _e)";
   }
   return MakeValue("array_to_string(" + arr + ", " + JoinSql(args, 1) + ")", K::kString);
 }

@@ -9,8 +9,14 @@ namespace lqe::pg {
 namespace {
 
 // Text of a scalar read out of JSON as `text_sql` (a ->> or #>> expression), cast to its type.
+// Stored values may disagree with the catalogue (the loader keeps them, see
+// logs.catalogue_conflicts), so the casts that can fail on such text read NULL instead.
 std::string CastJsonText(const std::string& text_sql, TypeKind kind) {
   if (kind == TypeKind::kString || kind == TypeKind::kUnknown) return text_sql;
+  if (kind == TypeKind::kInt64) return "bq.json_int64(" + text_sql + ")";
+  if (kind == TypeKind::kFloat64) return "bq.json_float64(" + text_sql + ")";
+  if (kind == TypeKind::kBool) return "bq.safe_cast_bool(" + text_sql + ")";
+  if (kind == TypeKind::kTimestamp) return "bq.safe_cast_timestamp(" + text_sql + ")";
   return "(" + text_sql + ")::" + std::string(PgTypeName(kind));
 }
 

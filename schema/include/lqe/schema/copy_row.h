@@ -1,4 +1,5 @@
-// COPY text-format rows for the log tables: id, timestamp, event_message, project, metadata.
+// COPY text-format rows for the log tables: id, timestamp, event_message, project, metadata,
+// extra.
 #pragma once
 
 #include <cstdint>
@@ -12,10 +13,11 @@ namespace lqe::schema {
 // Appends `value` escaped for COPY text format (backslash, tab, newline, carriage return).
 void AppendCopyEscaped(std::string_view value, std::string* out);
 
-// Appends one complete row (with the trailing newline). `project` null is written as \N.
+// Appends one complete row (with the trailing newline). A null message or project is \N.
 void AppendCopyRow(std::string_view id, std::int64_t timestamp_micros,
-                   std::string_view event_message, const std::optional<std::string>& project,
-                   std::string_view metadata_json, std::string* out);
+                   const std::optional<std::string>& event_message,
+                   const std::optional<std::string>& project, std::string_view metadata_json,
+                   std::string_view extra_json, std::string* out);
 
 // Random (version 4) UUIDs for events that come without an id.
 class UuidGenerator {

@@ -1,31 +1,20 @@
-// One NDJSON line in the ingest shape: {"event_message": "...", "id"?, "timestamp"?, "project"?,
-// "metadata"?: {...}}.
+// One NDJSON line of `lqe load`: a JSON object posted as one event, formed by FormEvent
+// (event_form.h), the same function HTTP ingest uses.
 #pragma once
 
 #include <boost/json/value.hpp>
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "lqe/schema/event_form.h"
+
 namespace lqe::schema {
 
-struct Event {
-  std::optional<std::string> id;
-  std::optional<std::int64_t> timestamp_micros;
-  std::string event_message;
-  std::optional<std::string> project;
-  const boost::json::object* metadata = nullptr;  // points into the parsed value; null means {}
-};
-
-// Checks the top-level shape of a parsed line. The value must outlive the event (metadata points
-// into it). Returns false and sets *error ("event_message is required", "id must be a string",
-// "unknown top-level field \"x\"", timestamp errors, ...) for a line to reject.
-bool EventFromJson(const boost::json::value& value, Event* event, std::string* error);
-
-// Parses one line into *value (memory from `storage`), then EventFromJson. Errors name the
-// problem, e.g. "invalid JSON: syntax error at offset 7", "not a JSON object".
+// Parses one line into *value (memory from `storage`), then forms *event from it. Returns false
+// and sets *error for a line to reject: "invalid JSON at column 7: ...", "not a JSON object, got
+// an array", or FormEvent's refusal.
 bool ParseEventLine(std::string_view line, const boost::json::storage_ptr& storage,
-                    boost::json::value* value, Event* event, std::string* error);
+                    boost::json::value* value, const EventFormOptions& options, FormedEvent* event,
+                    std::string* error);
 
 }  // namespace lqe::schema

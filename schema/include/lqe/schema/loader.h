@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,9 @@ struct LoadOptions {
   std::size_t batch_size = 10000;  // events per COPY and transaction
   // Longer lines are rejected unparsed: an oversized event would ride along in every listing.
   std::size_t max_event_bytes = 1 << 20;
+  // Ingest time for events without a usable timestamp, and the reference for "more than 1 h in
+  // the future". Unset: the system clock. Tests inject a fixed clock.
+  std::function<std::int64_t()> now_micros;
 };
 
 struct LoadStats {
@@ -21,6 +25,9 @@ struct LoadStats {
   std::int64_t loaded = 0;      // events inserted
   std::int64_t duplicates = 0;  // events skipped because their id was already loaded
   std::int64_t rejected = 0;    // lines reported on the error stream
+  // Values stored whole although their JSON type disagrees with the catalogue (recorded in
+  // logs.catalogue_conflicts and summarised on the error stream, one line per path and type).
+  std::int64_t conflicts = 0;
   double seconds = 0;
 };
 
@@ -29,12 +36,18 @@ class LoadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads NDJSON from `in`. Each rejected line (invalid, or longer than max_event_bytes) is reported
-// to `errors` as "line N: reason" and the other lines are loaded. An event is a duplicate when an
-// event with its id is stored already with the same timestamp, or with any timestamp when the event
-// has none. Throws LoadError for an unknown source or a database failure (events of committed
-// batches stay loaded); *stats holds the counts so far either way.
+// Reads NDJSON from `in`; each line is one posted object formed by FormEvent (event_form.h). Each
+// rejected line (invalid JSON, not an object, refused by FormEvent, or longer than
+// max_event_bytes) is reported to `errors` as "line N: reason" and the other lines are loaded.
+// Type conflicts never reject a line: after loading, each (path, seen type) is reported once as
+// "conflict: <path>: catalogue has T, event has U (N values stored as sent)". An event is a
+// duplicate when an event with its id is stored already with the same timestamp, or with any
+// timestamp when the event has none. Throws LoadError for an unknown source or a database failure
+// (events of committed batches stay loaded); *stats holds the counts so far either way.
 void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& errors,
                 LoadStats* stats);
+
+// Type conflicts committed by loads in this process since it started (a counter for /metrics).
+std::int64_t CatalogueConflictsTotal();
 
 }  // namespace lqe::schema
