@@ -96,8 +96,7 @@ void CheckValue(const ParamDef& def, std::string_view value) {
     case ParamType::kString:
       Check(*normalised == value);
       break;
-    case ParamType::kFloat:
-      // Kept as sent; see NOTES-redact.md for forms C accepts and PostgreSQL does not.
+    case ParamType::kFloat:  // kept as sent, for PostgreSQL's float8 input to read
       Check(*normalised == value);
       break;
   }
