@@ -7,7 +7,7 @@ BUILD_PACKAGES=(
   build-essential cmake pkg-config ccache
   libpqxx-dev libpq-dev
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-system1.81-dev
-  libyaml-cpp-dev libspdlog-dev libfmt-dev libdeflate-dev libcli11-dev
+  libyaml-cpp-dev libspdlog-dev libfmt-dev libdeflate-dev libcli11-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   postgresql-15 postgresql-client-15
   clang libclang-rt-14-dev

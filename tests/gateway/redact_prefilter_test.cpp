@@ -1,10 +1,13 @@
-// The redactor's cheap pre-checks must never change a result: on many generated strings made of
-// the characters addresses are made of, RedactString must equal the rules' regexes applied alone.
+// The redactor (RE2 behind cheap pre-checks) must never differ from the rules' patterns run
+// alone by std::regex, the engine it replaced: on hand-picked near misses and on many generated
+// strings made of the characters addresses are made of. std::regex is only the oracle here; it
+// recurses per character, so the strings stay short.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "lqe/gateway/redact.h"
 #include "redact/rules.h"
@@ -16,12 +19,24 @@ bool IsPcreSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-// The rules with no pre-checks: every regex always runs.
+// Each rule's pattern compiled by std::regex (ECMAScript), in rule order.
+const std::vector<std::regex>& OraclePatterns() {
+  static const std::vector<std::regex> patterns = [] {
+    std::vector<std::regex> out;
+    for (const redact::Rule& rule : redact::Rules()) out.emplace_back(std::string(rule.source));
+    return out;
+  }();
+  return patterns;
+}
+
+// The rules with no pre-checks and std::regex instead of RE2.
 std::string RegexOnly(std::string text) {
   const std::string replacement(redact::kReplacement);
-  for (const redact::Rule& rule : redact::Rules()) {
+  for (std::size_t r = 0; r < redact::Rules().size(); ++r) {
+    const redact::Rule& rule = redact::Rules()[r];
+    const std::regex& pattern = OraclePatterns()[r];
     if (rule.scope == redact::MatchScope::kAnywhere) {
-      text = std::regex_replace(text, rule.pattern, replacement);
+      text = std::regex_replace(text, pattern, replacement);
       continue;
     }
     std::string out;
@@ -33,7 +48,7 @@ std::string RegexOnly(std::string text) {
       std::size_t end = i;
       while (end < text.size() && !IsPcreSpace(text[end])) ++end;
       std::string token = text.substr(i, end - i);
-      out += std::regex_match(token, rule.pattern) ? replacement : token;
+      out += std::regex_match(token, pattern) ? replacement : token;
       i = end;
     }
     text = out;
@@ -86,6 +101,55 @@ TEST(RedactPrefilterTest, GeneratedStringsAgreeWithTheRegexes) {
     redacted += expected != text ? 1 : 0;
   }
   EXPECT_GT(redacted, 200);  // the generator does reach real matches (366 with this seed)
+}
+
+TEST(RedactPrefilterTest, GeneratedAddressFragmentsAgreeWithTheRegexes) {
+  // Whole pieces of addresses glued together reach forms single characters rarely build:
+  // zones, ::ffff: prefixes, dotted domains, leading zeros, 8-group IPv6.
+  const std::vector<std::string> pieces = {"10",
+                                           "0",
+                                           "001",
+                                           "255",
+                                           "256",
+                                           "1999",
+                                           ".",
+                                           ".",
+                                           ":",
+                                           "::",
+                                           "@",
+                                           "a",
+                                           "Z",
+                                           "b.co",
+                                           "io",
+                                           "fe80",
+                                           "%",
+                                           "eth0",
+                                           "ffff",
+                                           "x-y",
+                                           "_",
+                                           "+",
+                                           " ",
+                                           "\t",
+                                           "\n",
+                                           "dead",
+                                           "beef",
+                                           ",",
+                                           "[",
+                                           "]",
+                                           "mail.example.org",
+                                           "0:0:0:0:0:0:0:1"};
+  std::mt19937 random(20261122);
+  std::uniform_int_distribution<std::size_t> count(0, 14);
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  int redacted = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    for (std::size_t k = count(random); k > 0; --k) text += pieces[pick(random)];
+    std::string expected = RegexOnly(text);
+    ASSERT_EQ(RedactString(text), expected) << "input: " << text;
+    redacted += expected != text ? 1 : 0;
+  }
+  EXPECT_GT(redacted, 500);  // 846 with this seed
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ void ReplaceWholeTokens(std::string& text, const redact::Rule& rule) {
     std::size_t end = i;
     while (end < text.size() && !IsPcreSpace(text[end])) ++end;
     std::string_view token(text.data() + i, end - i);
-    if (rule.may_match(token) && std::regex_match(token.begin(), token.end(), rule.pattern)) {
+    if (rule.may_match(token) && RE2::FullMatch(token, *rule.pattern)) {
       out.append(text, copied, i - copied);
       out.append(redact::kReplacement);
       copied = end;
@@ -46,7 +46,7 @@ std::string RedactString(std::string_view text) {
     if (rule.scope == redact::MatchScope::kWholeToken) {
       ReplaceWholeTokens(current, rule);
     } else if (rule.may_match(current)) {
-      current = std::regex_replace(current, rule.pattern, std::string(redact::kReplacement));
+      RE2::GlobalReplace(&current, *rule.pattern, redact::kReplacement);
     }
   }
   return current;

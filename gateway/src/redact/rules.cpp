@@ -1,8 +1,11 @@
 // PII rules. IPv4 and IPv6 reproduce Logflare's PiiRedactor matching (logflare-behaviour.md §3):
 // IPv4 anywhere at word boundaries, then IPv6 only when whitespace or the string's ends surround
-// it. std::regex has no lookbehind, so the IPv6 rule is applied to whole whitespace-delimited
-// tokens, which matches exactly the same spans.
+// it. RE2 has no lookaround, so the IPv6 rule is applied to whole whitespace-delimited tokens,
+// which matches exactly the same spans.
 #include "redact/rules.h"
+
+#include <stdexcept>
+#include <string>
 
 #include "lqe/ascii.h"
 
@@ -75,29 +78,49 @@ bool MayBeIpv6Token(std::string_view token) {
 }
 
 // An e-mail address has an '@' between a local-part character and a domain character, and a
-// dot somewhere after it.
+// dot somewhere after it. Linear: every '@' compares with the last dot instead of searching.
 bool MayHoldEmail(std::string_view text) {
   auto local = [](char c) {
     return ascii::IsAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-';
   };
+  const std::size_t last_dot = text.rfind('.');
+  if (last_dot == std::string_view::npos) return false;
   for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
-    if (at == 0 || at + 2 >= text.size()) continue;
+    if (at == 0 || at + 2 >= text.size() || last_dot < at + 2) continue;
     bool domain = ascii::IsAlnum(text[at + 1]) || text[at + 1] == '-';
-    if (local(text[at - 1]) && domain && text.find('.', at + 2) != std::string_view::npos) {
-      return true;
-    }
+    if (local(text[at - 1]) && domain) return true;
   }
   return false;
+}
+
+// Latin-1: the patterns only match ASCII, and every other byte is then a single non-word
+// character, as it was for std::regex over char. No error logging: a compile failure throws.
+std::unique_ptr<const RE2> Compile(std::string_view name, std::string_view source) {
+  RE2::Options options;
+  options.set_encoding(RE2::Options::EncodingLatin1);
+  options.set_log_errors(false);
+  auto re = std::make_unique<const RE2>(re2::StringPiece(source.data(), source.size()), options);
+  if (!re->ok()) {
+    throw std::logic_error("redaction rule " + std::string(name) + ": " + re->error());
+  }
+  return re;
+}
+
+Rule MakeRule(std::string_view name, bool (*may_match)(std::string_view), MatchScope scope,
+              std::string_view source) {
+  return Rule{name, may_match, scope, source, Compile(name, source)};
 }
 
 }  // namespace
 
 const std::vector<Rule>& Rules() {
-  static const std::vector<Rule> rules = {
-      {"ipv4", MayHoldIpv4, MatchScope::kAnywhere, std::regex(kIpv4)},
-      {"ipv6", MayBeIpv6Token, MatchScope::kWholeToken, std::regex(kIpv6)},
-      {"email", MayHoldEmail, MatchScope::kAnywhere, std::regex(kEmail)},
-  };
+  static const std::vector<Rule> rules = [] {
+    std::vector<Rule> table;
+    table.push_back(MakeRule("ipv4", MayHoldIpv4, MatchScope::kAnywhere, kIpv4));
+    table.push_back(MakeRule("ipv6", MayBeIpv6Token, MatchScope::kWholeToken, kIpv6));
+    table.push_back(MakeRule("email", MayHoldEmail, MatchScope::kAnywhere, kEmail));
+    return table;
+  }();
   return rules;
 }
 

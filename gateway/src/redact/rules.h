@@ -1,7 +1,10 @@
 // The PII rule table (one row per rule), applied in order by the redactor.
 #pragma once
 
-#include <regex>
+#include <re2/re2.h>
+
+#include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -14,11 +17,15 @@ enum class MatchScope : std::uint8_t {
 
 struct Rule {
   std::string_view name;
-  // A cheap exact pre-check (std::regex is slow): false means the pattern cannot match the text
-  // (kAnywhere) or the token (kWholeToken), so the regex is not run.
+  // A cheap exact pre-check: false means the pattern cannot match the text (kAnywhere) or the
+  // token (kWholeToken), so the regex is not run. Most values hold no address at all.
   bool (*may_match)(std::string_view text);
   MatchScope scope;
-  std::regex pattern;
+  // The pattern text. It means the same in RE2 and ECMAScript syntax, so tests can check the
+  // RE2 engine against std::regex on short strings.
+  std::string_view source;
+  // RE2, Latin-1: linear time and no recursion whatever the input's length.
+  std::unique_ptr<const RE2> pattern;
 };
 
 const std::vector<Rule>& Rules();
