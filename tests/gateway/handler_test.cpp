@@ -43,8 +43,8 @@ class HandlerTest : public ::testing::Test {
     context_.state = state_;
     context_.cache = cache_.get();
     context_.run_query = [this](const std::string& sql,
-                                const std::vector<std::optional<std::string>>& params,
-                                int max_rows) {
+                                const std::vector<std::optional<std::string>>& params, int max_rows,
+                                QueryCancel* /*cancel*/) {
       ++queries_;
       last_sql_ = sql;
       last_params_ = params;
@@ -61,6 +61,12 @@ class HandlerTest : public ::testing::Test {
   }
 
   Response Run(const Request& r) { return Handle(r, context_); }
+  // The fast path's answer, or nullopt when it hands the request to a worker.
+  std::optional<Response> Fast(const Request& r) {
+    FastOutcome outcome = HandleFast(r, context_);
+    if (auto* response = std::get_if<Response>(&outcome)) return std::move(*response);
+    return std::nullopt;
+  }
 
   FakeClock clock_;
   std::unique_ptr<ResultCache> cache_ = MakeInProcessCache(clock_, 1 << 20);
@@ -170,12 +176,12 @@ TEST_F(HandlerTest, QueryFailuresMapToStatuses) {
 TEST_F(HandlerTest, CacheHeadersAndFastPath) {
   next_.rows = {{"2024-01-02 03:04:00", "7"}};
   Request r = Get("/api/endpoints/query/usage.api-counts?interval=hourly");
-  EXPECT_FALSE(HandleFast(r, context_).has_value());  // miss needs the worker path
+  EXPECT_FALSE(Fast(r).has_value());  // miss needs the worker path
   Response miss = Run(r);
   EXPECT_EQ(Header(miss, "X-Cache"), "MISS");
   EXPECT_EQ(miss.body, R"({"result":[{"n":7,"timestamp":"2024-01-02T03:04:00"}]})");
   clock_.Advance(std::chrono::seconds(42));
-  auto hit = HandleFast(r, context_);
+  auto hit = Fast(r);
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->status, 200);
   EXPECT_EQ(Header(*hit, "X-Cache"), "HIT");
@@ -196,40 +202,40 @@ TEST_F(HandlerTest, HitMemoRepeatsOnlyTheSameDecision) {
   next_.rows = {{"2024-01-02 03:04:00", "7"}};
   const std::string target = "/api/endpoints/query/usage.api-counts?interval=hourly";
   Request r = Get(target);
-  EXPECT_FALSE(HandleFast(r, context_).has_value());  // a miss is never remembered
+  EXPECT_FALSE(Fast(r).has_value());  // a miss is never remembered
   EXPECT_EQ(memo.size(), 0u);
   Response miss = Run(r);
-  auto first = HandleFast(r, context_);
+  auto first = Fast(r);
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(memo.size(), 1u);
   // The memo answers without preparing again: a parameter rule changed behind its back (which a
   // real reload never does in place) is not re-checked for the same request...
   auto counts = std::const_pointer_cast<EndpointDef>(state_->by_name.at("usage.api-counts"));
   counts->params.at("interval").values = {"daily"};
-  auto again = HandleFast(r, context_);
+  auto again = Fast(r);
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->status, 200);
   EXPECT_EQ(Header(*again, "X-Cache"), "HIT");
   EXPECT_EQ(again->body, miss.body);
   EXPECT_EQ(again->endpoint_name, "usage.api-counts");
   // ...but any other credentials or redaction headers are prepared from scratch.
-  EXPECT_EQ(HandleFast(Get(target, "nope"), context_)->status, 401);
-  EXPECT_EQ(HandleFast(Get(target, kLimitedKey), context_)->status, 403);
+  EXPECT_EQ(Fast(Get(target, "nope"))->status, 401);
+  EXPECT_EQ(Fast(Get(target, kLimitedKey))->status, 403);
   Request bearer = Get(target, "");
   bearer.headers["authorization"] = std::string("Bearer ") + kTestKey;
-  EXPECT_EQ(HandleFast(bearer, context_)->status, 400);  // the changed rule applies here
+  EXPECT_EQ(Fast(bearer)->status, 400);  // the changed rule applies here
   Request redacted = Get(target);
   redacted.headers["svc-endpoint-redact-pii"] = "true";
-  EXPECT_EQ(HandleFast(redacted, context_)->status, 400);
+  EXPECT_EQ(Fast(redacted)->status, 400);
   Request posted = Get(target);
   posted.body = "{}";
-  EXPECT_EQ(HandleFast(posted, context_)->status, 400);
+  EXPECT_EQ(Fast(posted)->status, 400);
   // A new config snapshot empties the memo; a dropped cache entry is never served from it.
   counts->params.at("interval").values = {"hourly"};
   context_.cache->InvalidateEndpoint(counts->id);
-  EXPECT_FALSE(HandleFast(r, context_).has_value());
+  EXPECT_FALSE(Fast(r).has_value());
   context_.state = MakeState({counts});
-  EXPECT_FALSE(HandleFast(r, context_).has_value());
+  EXPECT_FALSE(Fast(r).has_value());
   EXPECT_EQ(memo.size(), 0u);
   EXPECT_EQ(queries_, 1);
 }

@@ -91,10 +91,10 @@ class ValidateTest : public ::testing::Test {
   }
   std::string ErrorOf(const RawParams& raw) {
     auto r = ValidateParams(*endpoint_, raw);
-    if (!std::holds_alternative<Response>(r)) return "no error";
-    const Response& resp = std::get<Response>(r);
-    EXPECT_EQ(resp.status, 400);
-    return std::string(boost::json::parse(resp.body).at("error").at("message").as_string());
+    if (!std::holds_alternative<GatewayError>(r)) return "no error";
+    const GatewayError& error = std::get<GatewayError>(r);
+    EXPECT_EQ(error.status, 400);
+    return error.message;
   }
   std::shared_ptr<EndpointDef> endpoint_;
 };

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "lqe/gateway/clock.h"
+#include "lqe/gateway/key_limiter.h"
+#include "lqe/gateway/query_cancel.h"
 #include "lqe/gateway/server.h"
 
 namespace lqe::gateway {
@@ -40,6 +42,17 @@ struct Server::Impl {
   std::atomic<int> in_flight{0};
   std::chrono::steady_clock::time_point shutdown_deadline;
 
+  // Queries to cancel at the shutdown deadline: each waiting request's token, and the one
+  // shared by cache fills and warming.
+  CancelRegistry cancels;
+  std::shared_ptr<QueryCancel> shared_cancel = std::make_shared<QueryCancel>();
+  KeyLimiter key_limiter;
+  // Connections beyond this are refused at once; below RLIMIT_NOFILE so accept() keeps working.
+  int fd_budget = 0;
+  boost::asio::steady_timer accept_backoff{ioc};
+  std::chrono::steady_clock::time_point last_accept_log;
+  std::uint64_t accept_failures_unlogged = 0;
+
   std::string Reload();
   std::shared_ptr<const GatewayState> CurrentState();
   Context MakeContext();
@@ -50,6 +63,10 @@ struct Server::Impl {
   void StopLoops();
   boost::asio::io_context& NextLoop();
   boost::asio::awaitable<void> Accept();
+  // Sends a canned 503 to a connection over the cap and closes it, without blocking.
+  void RefuseConnection(boost::asio::ip::tcp::socket& socket);
+  // Logs an accept() failure at most once a second, with how many were not logged.
+  void LogAcceptFailure(const boost::system::error_code& ec);
 };
 
 boost::asio::awaitable<void> RunSession(Server::Impl& server, boost::asio::ip::tcp::socket socket);
