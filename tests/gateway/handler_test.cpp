@@ -167,10 +167,89 @@ TEST_F(HandlerTest, QueryFailuresMapToStatuses) {
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(Message(bad), "the query failed: division by zero");
   next_.status = QueryStatus::kFailed;
-  next_.message = "out of memory";
+  next_.message = "could not write block";
   Response failed = Run(Get("/api/endpoints/query/logs.all?project=p"));
   EXPECT_EQ(failed.status, 500);
-  EXPECT_EQ(Message(failed), "the query failed: out of memory");
+  EXPECT_EQ(Message(failed), "the query failed: could not write block");
+  next_.status = QueryStatus::kTooExpensive;
+  next_.message = "requested length too large";
+  next_.sqlstate = "54000";
+  Response big = Run(Get("/api/endpoints/query/logs.all?project=p"));
+  EXPECT_EQ(big.status, 400);
+  EXPECT_EQ(Message(big),
+            "the query exceeds a database resource limit (requested length too large); narrow the "
+            "time range or simplify the query");
+  EXPECT_EQ(big.reason, "resource_limit");
+  EXPECT_EQ(big.endpoint_name, "logs.all");
+  next_.status = QueryStatus::kTranslatorBug;
+  next_.message = "function bq_nope(bigint) does not exist";
+  next_.sqlstate = "42883";
+  Metrics metrics;
+  context_.metrics = &metrics;
+  Response bug = Run(Get("/api/endpoints/query/logs.all?project=p"));
+  EXPECT_EQ(bug.status, 500);
+  EXPECT_EQ(Message(bug),
+            "PostgreSQL refused the SQL lqe translated this query into (function bq_nope(bigint) "
+            "does not exist); this is a bug in lqe, not in your query");
+  EXPECT_EQ(bug.reason, "translator_bug");
+  EXPECT_NE(metrics.Render({}, 0, 0).find("\nlqe_translator_bugs_total 1\n"), std::string::npos);
+  next_.status = QueryStatus::kCancelled;
+  Response gone = Run(Get("/api/endpoints/query/logs.all?project=p"));
+  EXPECT_EQ(gone.status, 499);  // never sent: the session drops the connection
+  EXPECT_EQ(gone.reason, "client_closed");
+}
+
+TEST_F(HandlerTest, OneKeyMayRunOnlyItsShareOfThePool) {
+  KeyLimiter limiter;
+  context_.key_limiter = &limiter;
+  state_->config.pool_size = 4;  // default share: 2
+  auto first = limiter.TryAcquire("all", 2);
+  auto second = limiter.TryAcquire("all", 2);
+  ASSERT_TRUE(first && second);
+  Response busy = Run(Get("/api/endpoints/query/logs.all?project=p"));
+  EXPECT_EQ(busy.status, 429);
+  EXPECT_EQ(Message(busy),
+            "API key all already has 2 queries running; retry when one has finished");
+  EXPECT_EQ(Header(busy, "Retry-After"), "1");
+  EXPECT_EQ(queries_, 0);
+  state_->config.max_queries_per_key = 3;
+  EXPECT_EQ(Run(Get("/api/endpoints/query/logs.all?project=p")).status, 200);
+  EXPECT_EQ(limiter.Running("all"), 2);  // the request's slot was given back
+  first.reset();
+  state_->config.max_queries_per_key = 0;
+  EXPECT_EQ(Run(Get("/api/endpoints/query/logs.all?project=p")).status, 200);
+}
+
+TEST_F(HandlerTest, TheFastPathHandsTheWorkerAPreparedRequest) {
+  Request r = Get("/api/endpoints/query/logs.all?project=p7");
+  FastOutcome fast = HandleFast(r, context_);
+  ASSERT_TRUE(std::holds_alternative<PendingRequest>(fast));
+  const PendingRequest& pending = std::get<PendingRequest>(fast);
+  EXPECT_EQ(pending.kind, PendingRequest::Kind::kQuery);
+  EXPECT_EQ(pending.query.endpoint->name, "logs.all");
+  EXPECT_EQ(pending.query.api_key, "all");
+  EXPECT_EQ(pending.query.params.values.at("project"), "p7");
+  // The worker does not authenticate again: a key removed in between does not matter to it.
+  state_->config.api_keys.clear();
+  Response done = HandlePending(r, pending, context_);
+  EXPECT_EQ(done.status, 200);
+  EXPECT_EQ(last_params_[0], "p7");
+  EXPECT_EQ(std::get<PendingRequest>(HandleFast(Get("/ready"), context_)).kind,
+            PendingRequest::Kind::kReady);
+  EXPECT_EQ(Fast(Get("/health"))->body, R"({"status":"ok"})");
+}
+
+TEST_F(HandlerTest, ErrorsNameTheirEndpointAndReasonForTheAccessLog) {
+  Response missing = Run(Get("/api/endpoints/query/logs.all"));
+  EXPECT_EQ(missing.status, 400);
+  EXPECT_EQ(missing.endpoint_name, "logs.all");
+  EXPECT_EQ(missing.reason, "missing_parameter");
+  Response unknown = Run(Get("/api/endpoints/query/nope"));
+  EXPECT_EQ(unknown.endpoint_name, "");
+  EXPECT_EQ(unknown.reason, "not_found");
+  Response forbidden = Run(Get("/api/endpoints/query/logs.all?project=p", kLimitedKey));
+  EXPECT_EQ(forbidden.endpoint_name, "logs.all");
+  EXPECT_EQ(forbidden.reason, "forbidden");
 }
 
 TEST_F(HandlerTest, CacheHeadersAndFastPath) {

@@ -169,6 +169,11 @@ QueryResult RunOnce(PgPool::Lease& lease, const std::string& sql,
   } catch (const pqxx::sql_error& e) {
     std::string state = e.sqlstate();
     QueryStatus status = ClassifySqlState(state);
+    // Postgres reports a value past its 1 GB allocation limit as an internal error.
+    if (state == "XX000" && std::string_view(e.what()).find("invalid memory alloc request size") !=
+                                std::string_view::npos) {
+      status = QueryStatus::kTooExpensive;
+    }
     if (status == QueryStatus::kTimeout && cancel != nullptr && cancel->cancelled()) {
       return Failure(QueryStatus::kCancelled, "the query was cancelled", state);
     }
