@@ -1,6 +1,7 @@
 // Which SQLSTATE is whose fault: the class table behind every query failure's HTTP status.
 #include <gtest/gtest.h>
 
+#include "lqe/gateway/metrics.h"
 #include "lqe/gateway/pg_pool.h"
 
 namespace lqe::gateway {
@@ -44,6 +45,20 @@ TEST(QueryStatusTest, SqlStateClasses) {
            {"XX000", QueryStatus::kFailed},         // internal_error
        }) {
     EXPECT_EQ(ClassifySqlState(c.state), c.status) << c.state;
+  }
+}
+
+TEST(QueryStatusTest, EveryStatusLqeSendsHasItsOwnCounter) {
+  Metrics metrics;
+  auto e = metrics.ForEndpoint("e");
+  for (int status : {429, 501, 503, 504, 499}) e->Count(status);
+  std::string text = metrics.Render({}, 0, 0);
+  for (const char* status : {"429", "501", "503", "504", "other"}) {
+    EXPECT_NE(
+        text.find(std::string("lqe_requests_total{endpoint=\"e\",status=\"") + status + "\"} 1\n"),
+        std::string::npos)
+        << status << "\n"
+        << text;
   }
 }
 

@@ -15,8 +15,9 @@
 
 namespace lqe::gateway {
 
-inline constexpr std::array<int, 16> kTrackedStatuses = {200, 204, 400, 401, 403, 404, 405, 413,
-                                                         414, 429, 431, 500, 501, 502, 503, 504};
+// The last two slots are not statuses: one spare, and "other" (see EndpointMetrics::Count).
+inline constexpr std::array<int, 18> kTrackedStatuses = {
+    200, 204, 400, 401, 403, 404, 405, 413, 414, 429, 431, 500, 501, 502, 503, 504, 0, 0};
 inline constexpr std::array<double, 12> kLatencyBuckets = {
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0};
 
