@@ -7,7 +7,7 @@
 
 namespace lqe::gateway {
 
-PgPool::PgPool(std::string dsn, int size, int connect_timeout_ms) : size_(size) {
+PgPool::PgPool(const std::string& dsn, int size, int connect_timeout_ms) : size_(size) {
   // libpq takes the connect timeout in whole seconds, at least 1 (our unreachable-check bound).
   int seconds = std::max(1, connect_timeout_ms / 1000);
   dsn_ = dsn + (dsn.find("://") != std::string::npos
@@ -167,7 +167,7 @@ QueryResult RunOnce(PgPool::Lease& lease, const std::string& sql,
     *retry = true;
     return Failure(QueryStatus::kUnavailable, "the database is unavailable");
   } catch (const pqxx::sql_error& e) {
-    std::string state = e.sqlstate();
+    const std::string& state = e.sqlstate();
     QueryStatus status = ClassifySqlState(state);
     // Postgres reports a value past its 1 GB allocation limit as an internal error.
     if (state == "XX000" && std::string_view(e.what()).find("invalid memory alloc request size") !=

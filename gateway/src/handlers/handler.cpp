@@ -130,8 +130,9 @@ FastOutcome HandleFast(const Request& request, Context& context) {
   Prepared& q = std::get<Prepared>(prepared);
   if (q.endpoint->cache_seconds > 0 && context.cache != nullptr) {
     if (auto hit = context.cache->Peek(q.cache_key)) {
-      if (memo_key)
+      if (memo_key) {
         context.memo->Remember(*memo_key, context.state, {q.endpoint, q.redact, q.cache_key});
+      }
       return RespondFromLookup(request, q, *hit);
     }
   }

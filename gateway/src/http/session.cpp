@@ -98,7 +98,9 @@ asio::awaitable<bool> ReadRequest(Server::Impl& server, const GatewayState& stat
              ec.category() == http::make_error_code(http::error::bad_target).category()) {
     error = MakeError(400, "malformed HTTP request (" + ec.message() + ")", "bad_request");
   }
-  if (error) co_await WriteEarlyError(server, state, stream, parser, *error);
+  if (error) {
+    co_await WriteEarlyError(server, state, stream, parser, *error);
+  }
   co_return false;
 }
 

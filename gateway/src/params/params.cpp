@@ -142,11 +142,13 @@ std::variant<ValidatedParams, GatewayError> ValidateParams(const EndpointDef& en
     if (IsReserved(name)) continue;
     if (endpoint.params.find(name) == endpoint.params.end()) {
       std::string declared;
-      for (const auto& [n, def] : endpoint.params)
+      for (const auto& [n, def] : endpoint.params) {
         declared.append(declared.empty() ? "" : ", ").append(n);
+      }
       if (declared.empty()) declared = "none";
-      return MakeError(400, "unknown parameter " + name + " (declared: " + declared + ")",
-                       "unknown_parameter", {{"parameter", name}});
+      std::string message = "unknown parameter ";
+      message.append(name).append(" (declared: ").append(declared).append(")");
+      return MakeError(400, std::move(message), "unknown_parameter", {{"parameter", name}});
     }
   }
   for (const auto& [name, def] : endpoint.params) {

@@ -21,7 +21,7 @@ namespace lqe::gateway {
 
 class PgPool {
  public:
-  PgPool(std::string dsn, int size, int connect_timeout_ms);
+  PgPool(const std::string& dsn, int size, int connect_timeout_ms);
   ~PgPool();
   PgPool(const PgPool&) = delete;
   PgPool& operator=(const PgPool&) = delete;
