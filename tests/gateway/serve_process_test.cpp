@@ -148,6 +148,15 @@ TEST_F(ServeProcessTest, FileDescriptorExhaustionRefusesNewConnectionsAndKeepsSe
   ASSERT_TRUE(serve.up()) << serve.Log();
   HttpConnection kept(serve.port());
   ASSERT_EQ(kept.Send("GET", "/health").status, 200);
+  // Wait until the start-up probes' connections are closed on the server's side too, so `kept`
+  // is the only connection counted.
+  bool alone = false;
+  for (int i = 0; i < 100 && !alone; ++i) {
+    alone =
+        kept.Send("GET", "/metrics").body.find("\nlqe_http_connections 1\n") != std::string::npos;
+    if (!alone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(alone);
   double cpu_before = serve.CpuSeconds();
   std::vector<std::unique_ptr<RawConnection>> idle;
   int refused = 0;
