@@ -15,7 +15,7 @@ namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
 
-const std::string kList = "/api/endpoints/query/edge.list";
+const std::string list_path = "/api/endpoints/query/edge.list";
 
 class HostileHttpTest : public ::testing::Test {
  protected:
@@ -34,7 +34,7 @@ class HostileHttpTest : public ::testing::Test {
   // Sends raw bytes on a new connection; returns the first response.
   static std::string Exchange(unsigned short port, const std::string& bytes) {
     RawConnection c(port);
-    EXPECT_TRUE(c.connected());
+    EXPECT_TRUE(c.Connected());
     c.Send(bytes);
     return c.ReadResponse();
   }
@@ -111,14 +111,14 @@ TEST_F(HostileHttpTest, OversizeFieldsOfEveryKind) {
   std::string many_response = Exchange(s->port(), many + "\r\n");
   EXPECT_EQ(StatusOf(many_response), 431);
   EXPECT_EQ(MessageOf(many_response), "the request has more than 100 header fields");
-  std::string body = Exchange(s->port(), "POST " + kList +
+  std::string body = Exchange(s->port(), "POST " + list_path +
                                              " HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n"
                                              "\r\n" +
                                              std::string(1000, '{'));
   EXPECT_EQ(StatusOf(body), 413);
   EXPECT_EQ(MessageOf(body), "the request body is too large");
   std::string chunked =
-      "POST " + kList + " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+      "POST " + list_path + " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
   for (int i = 0; i < 20; ++i) chunked += "10000\r\n" + std::string(0x10000, 'c') + "\r\n";
   std::string chunked_response = Exchange(s->port(), chunked + "0\r\n\r\n");
   EXPECT_EQ(StatusOf(chunked_response), 413);
@@ -129,42 +129,42 @@ TEST_F(HostileHttpTest, OversizeFieldsOfEveryKind) {
 TEST_F(HostileHttpTest, InvalidEncodingsInTheTargetAndParameters) {
   auto s = Start();
   auto get = [&](const std::string& target) { return Fetch(s->port(), target, kAuth); };
-  HttpResult escape = get(kList + "?project=%zz");
+  HttpResult escape = get(list_path + "?project=%zz");
   EXPECT_EQ(escape.status, 400);
   EXPECT_EQ(ErrorMessage(escape), "malformed request target");
   HttpResult path = get("/api/endpoints/query/%ff%fe");
   EXPECT_EQ(path.status, 400);
   EXPECT_EQ(ErrorMessage(path), "malformed request target");
-  HttpResult nul = get(kList + "?project=p1%00junk");
+  HttpResult nul = get(list_path + "?project=p1%00junk");
   EXPECT_EQ(nul.status, 400);
   EXPECT_EQ(ErrorMessage(nul), "parameter project contains a NUL byte");
   EXPECT_EQ(ErrorReason(nul), "invalid_parameter");
-  HttpResult utf8 = get(kList + "?project=p1%c3%28");
+  HttpResult utf8 = get(list_path + "?project=p1%c3%28");
   EXPECT_EQ(utf8.status, 400);
   EXPECT_EQ(ErrorMessage(utf8), "parameter project is not valid UTF-8");
-  HttpResult overlong = get(kList + "?project=%c0%af");
+  HttpResult overlong = get(list_path + "?project=%c0%af");
   EXPECT_EQ(ErrorMessage(overlong), "parameter project is not valid UTF-8");
-  HttpResult control = get(kList + "?project=p1%1b%5b2J");
+  HttpResult control = get(list_path + "?project=p1%1b%5b2J");
   EXPECT_EQ(control.status, 400);
   EXPECT_EQ(ErrorMessage(control), "parameter project contains the control character U+001B");
-  HttpResult sql = get(kList + "?project=p1&sql=select%20%ff");
+  HttpResult sql = get(list_path + "?project=p1&sql=select%20%ff");
   EXPECT_EQ(sql.status, 400);
   EXPECT_EQ(ErrorMessage(sql), "parameter sql is not valid UTF-8");
-  HttpResult sql_nul = get(kList + "?project=p1&sql=select%201%00");
+  HttpResult sql_nul = get(list_path + "?project=p1&sql=select%201%00");
   EXPECT_EQ(ErrorMessage(sql_nul), "parameter sql contains a NUL byte");
-  HttpResult name = get(kList + "?project=p1&a%00b=1");
+  HttpResult name = get(list_path + "?project=p1&a%00b=1");
   EXPECT_EQ(name.status, 400);
   EXPECT_EQ(ErrorMessage(name), "a parameter name contains a NUL byte");
   // Tab, line feed and carriage return are text: the value reaches the query unchanged.
-  HttpResult tab = get(kList + "?project=p%091");
+  HttpResult tab = get(list_path + "?project=p%091");
   EXPECT_EQ(tab.status, 200);
   EXPECT_EQ(tab.body, R"({"result":[]})");
   auto json = kAuth;
   json["Content-Type"] = "application/json";
-  HttpResult body_nul = Fetch(s->port(), kList, json, "POST", R"({"project":"p1\u0000junk"})");
+  HttpResult body_nul = Fetch(s->port(), list_path, json, "POST", R"({"project":"p1\u0000junk"})");
   EXPECT_EQ(body_nul.status, 400);
   EXPECT_EQ(ErrorMessage(body_nul), "parameter project contains a NUL byte");
-  HttpResult body_utf8 = Fetch(s->port(), kList, json, "POST", "{\"project\":\"p1\xff\"}");
+  HttpResult body_utf8 = Fetch(s->port(), list_path, json, "POST", "{\"project\":\"p1\xff\"}");
   EXPECT_EQ(body_utf8.status, 400);
   EXPECT_EQ(ErrorMessage(body_utf8), "the request body must be a JSON object");
   // Bytes Beast refuses in the request line or a field value.
@@ -180,22 +180,22 @@ TEST_F(HostileHttpTest, InvalidEncodingsInTheTargetAndParameters) {
 
 TEST_F(HostileHttpTest, SmugglingShapesAreRefused) {
   auto s = Start();
-  std::string both = Exchange(s->port(), "POST " + kList +
+  std::string both = Exchange(s->port(), "POST " + list_path +
                                              " HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
                                              "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
   EXPECT_EQ(StatusOf(both), 400);
   EXPECT_EQ(MessageOf(both), "malformed HTTP request (bad Transfer-Encoding)");
-  std::string te_first = Exchange(s->port(), "POST " + kList +
+  std::string te_first = Exchange(s->port(), "POST " + list_path +
                                                  " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: "
                                                  "chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n");
   EXPECT_EQ(StatusOf(te_first), 400);
   EXPECT_EQ(MessageOf(te_first), "malformed HTTP request (bad Content-Length)");
-  std::string two_lengths = Exchange(s->port(), "POST " + kList +
+  std::string two_lengths = Exchange(s->port(), "POST " + list_path +
                                                     " HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
                                                     "Content-Length: 5\r\n\r\n{}abc");
   EXPECT_EQ(StatusOf(two_lengths), 400);
   EXPECT_EQ(MessageOf(two_lengths), "malformed HTTP request (multiple Content-Length)");
-  std::string gzip_te = Exchange(s->port(), "POST " + kList +
+  std::string gzip_te = Exchange(s->port(), "POST " + list_path +
                                                 " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: "
                                                 "chunked, gzip\r\n\r\n0\r\n\r\n");
   EXPECT_EQ(StatusOf(gzip_te), 501);
@@ -237,7 +237,7 @@ TEST_F(HostileHttpTest, SlowIdleAndVanishingClients) {
     half.Send("GET /api/endpoints/query/edge.list?proj");
     half.Close();
     RawConnection gone(s->port());
-    gone.Send("GET " + kList + "?project=p1 HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
+    gone.Send("GET " + list_path + "?project=p1 HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
               std::string(kTestKey) + "\r\n\r\n");
     gone.Close();
   }
@@ -246,7 +246,7 @@ TEST_F(HostileHttpTest, SlowIdleAndVanishingClients) {
   // the key's cap answers 429.
   HttpResult list;
   for (int i = 0; i < 100; ++i) {
-    list = Fetch(s->port(), kList + "?project=p2", kAuth);
+    list = Fetch(s->port(), list_path + "?project=p2", kAuth);
     if (list.status != 429) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -258,7 +258,7 @@ TEST_F(HostileHttpTest, PipelinedRequestsAreAnsweredInOrder) {
   auto s = Start();
   RawConnection c(s->port());
   std::string one = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
-  std::string query = "GET " + kList +
+  std::string query = "GET " + list_path +
                       "?project=p2 HTTP/1.1\r\nHost: x\r\nX-API-KEY: " + std::string(kTestKey) +
                       "\r\n\r\n";
   c.Send(one + query + one);

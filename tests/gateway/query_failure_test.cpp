@@ -46,9 +46,10 @@ class QueryFailureTest : public ::testing::Test {
     return seen;
   }
 
-  std::shared_ptr<GatewayState> WithEndpoints(std::vector<std::shared_ptr<EndpointDef>> extra) {
+  std::shared_ptr<GatewayState> WithEndpoints(
+      const std::vector<std::shared_ptr<EndpointDef>>& extra) {
     auto state = TestState(db_.dsn(), metrics_.get());
-    for (auto& e : extra) state->config.endpoints.push_back(e);
+    for (const auto& e : extra) state->config.endpoints.push_back(e);
     IndexState(*state, metrics_.get());
     return state;
   }
@@ -57,7 +58,7 @@ class QueryFailureTest : public ::testing::Test {
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
 };
 
-const std::string kSlowFragment = "generate_series(1, 200000000)";
+const std::string slow_fragment = "generate_series(1, 200000000)";
 
 TEST_F(QueryFailureTest, SqlStateClassesMapToCallerStatuses) {
   auto one = [](const std::string& name, const std::string& sql) {
@@ -118,10 +119,10 @@ TEST_F(QueryFailureTest, ClientHangingUpCancelsItsQuery) {
     RawConnection c(s.port());
     c.Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
            std::string(kTestKey) + "\r\n\r\n");
-    ASSERT_EQ(WaitForRunning(kSlowFragment, 1), 1);
+    ASSERT_EQ(WaitForRunning(slow_fragment, 1), 1);
     auto hung_up = std::chrono::steady_clock::now();
     c.Close();
-    EXPECT_EQ(WaitForRunning(kSlowFragment, 0), 0);
+    EXPECT_EQ(WaitForRunning(slow_fragment, 0), 0);
     std::printf(
         "[measure] backend gone %.0f ms after the client hung up\n",
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hung_up)
@@ -140,13 +141,13 @@ TEST_F(QueryFailureTest, ShutdownCancelsRunningQueriesAtTheGraceDeadline) {
   RawConnection c(s->port());
   c.Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
          std::string(kTestKey) + "\r\n\r\n");
-  ASSERT_EQ(WaitForRunning(kSlowFragment, 1), 1);
+  ASSERT_EQ(WaitForRunning(slow_fragment, 1), 1);
   auto stop = std::chrono::steady_clock::now();
   s->StopAndJoin();  // returns only once the worker threads are done
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stop).count();
   std::printf("[measure] stopped %.0f ms after Stop() with grace 300 ms\n", ms);
-  EXPECT_EQ(Running(kSlowFragment), 0);
+  EXPECT_EQ(Running(slow_fragment), 0);
   s.reset();  // the process exiting: its sockets close
   EXPECT_TRUE(c.ClosedByServer());
 }
@@ -162,7 +163,7 @@ TEST_F(QueryFailureTest, OneKeyCannotTakeTheWholePool) {
     held.back()->Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
                       std::string(kTestKey) + "\r\n\r\n");
   }
-  ASSERT_EQ(WaitForRunning(kSlowFragment, 2), 2);
+  ASSERT_EQ(WaitForRunning(slow_fragment, 2), 2);
   HttpResult third = Fetch(s.port(), "/api/endpoints/query/edge.list?project=p2", kAuth);
   EXPECT_EQ(third.status, 429);
   EXPECT_EQ(ErrorMessage(third),
@@ -173,7 +174,7 @@ TEST_F(QueryFailureTest, OneKeyCannotTakeTheWholePool) {
       Fetch(s.port(), "/api/endpoints/query/limited.ep", {{"X-API-KEY", kLimitedKey}});
   EXPECT_EQ(other.status, 200);
   held.clear();
-  EXPECT_EQ(WaitForRunning(kSlowFragment, 0), 0);
+  EXPECT_EQ(WaitForRunning(slow_fragment, 0), 0);
   EXPECT_EQ(Fetch(s.port(), "/api/endpoints/query/edge.list?project=p2", kAuth).status, 200);
 }
 
@@ -191,8 +192,8 @@ class RestartableCluster {
   ~RestartableCluster() {
     Sh("source " + lib_ + "; pg_cluster_stop " + dir_ + "/pg; rm -rf " + dir_);
   }
-  bool started() const { return started_; }
-  std::string dsn() const {
+  bool Started() const { return started_; }
+  std::string Dsn() const {
     return "host=127.0.0.1 port=" + port_ + " user=postgres dbname=postgres";
   }
   std::string Stop() { return Sh("source " + lib_ + "; pg_cluster_stop " + dir_ + "/pg"); }
@@ -212,15 +213,16 @@ class RestartableCluster {
 
 TEST_F(QueryFailureTest, NoRequestFailsAfterAPostgresRestart) {
   RestartableCluster cluster;
-  ASSERT_TRUE(cluster.started());
-  CreateLogs(cluster.dsn());
-  auto state = TestState(cluster.dsn(), metrics_.get());
+  ASSERT_TRUE(cluster.Started());
+  CreateLogs(cluster.Dsn());
+  auto state = TestState(cluster.Dsn(), metrics_.get());
   state->config.max_queries_per_key = 8;
   RunningServer s(state, metrics_);
   const std::string target = "/api/endpoints/query/edge.list?project=p2";
   // Open every pooled connection, so each one goes stale with the restart.
   auto burst = [&] {
     std::vector<std::thread> clients;
+    clients.reserve(4);
     std::atomic<int> ok{0};
     for (int i = 0; i < 4; ++i) {
       clients.emplace_back([&] {
@@ -243,15 +245,16 @@ TEST_F(QueryFailureTest, NoRequestFailsAfterAPostgresRestart) {
 
 TEST_F(QueryFailureTest, PostgresStoppedAndRestartedUnderLoad) {
   RestartableCluster cluster;
-  ASSERT_TRUE(cluster.started());
-  CreateLogs(cluster.dsn());
-  auto state = TestState(cluster.dsn(), metrics_.get());
+  ASSERT_TRUE(cluster.Started());
+  CreateLogs(cluster.Dsn());
+  auto state = TestState(cluster.Dsn(), metrics_.get());
   state->config.max_queries_per_key = 8;
   RunningServer s(state, metrics_);
   const std::string target = "/api/endpoints/query/edge.list?project=p2";
   std::atomic<bool> stop{false};
   std::atomic<int> ok{0}, unavailable{0}, other{0};
   std::vector<std::thread> clients;
+  clients.reserve(4);
   for (int i = 0; i < 4; ++i) {
     clients.emplace_back([&] {
       // Bounded: at most 5000 requests per client.

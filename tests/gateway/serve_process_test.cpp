@@ -64,7 +64,7 @@ class ServeProcess {
     }
     for (int i = 0; i < 100 && !up_; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      up_ = Fetch(port(), "/health").status == 200;
+      up_ = Fetch(Port(), "/health").status == 200;
     }
   }
   ~ServeProcess() {
@@ -73,9 +73,8 @@ class ServeProcess {
       waitpid(pid_, nullptr, 0);
     }
   }
-  bool up() const { return up_; }
-  unsigned short port() const { return static_cast<unsigned short>(port_); }
-  pid_t pid() const { return pid_; }
+  bool Up() const { return up_; }
+  unsigned short Port() const { return static_cast<unsigned short>(port_); }
   // SIGTERM, then waits; returns the exit status (-1: killed by a signal).
   int Terminate() {
     kill(pid_, SIGTERM);
@@ -145,8 +144,8 @@ class ServeProcessTest : public ::testing::Test {
 TEST_F(ServeProcessTest, FileDescriptorExhaustionRefusesNewConnectionsAndKeepsServing) {
   // 64 descriptors: after the pools (2 x 4), the log and the listener (32), 24 connections.
   ServeProcess serve(dir_, db_.dsn(), "  max_connections: 1000\n", 15000, 64);
-  ASSERT_TRUE(serve.up()) << serve.Log();
-  HttpConnection kept(serve.port());
+  ASSERT_TRUE(serve.Up()) << serve.Log();
+  HttpConnection kept(serve.Port());
   ASSERT_EQ(kept.Send("GET", "/health").status, 200);
   // Wait until the start-up probes' connections are closed on the server's side too, so `kept`
   // is the only connection counted.
@@ -159,9 +158,10 @@ TEST_F(ServeProcessTest, FileDescriptorExhaustionRefusesNewConnectionsAndKeepsSe
   ASSERT_TRUE(alone);
   double cpu_before = serve.CpuSeconds();
   std::vector<std::unique_ptr<RawConnection>> idle;
+  idle.reserve(300);
   int refused = 0;
   for (int i = 0; i < 300; ++i) {
-    idle.push_back(std::make_unique<RawConnection>(serve.port(), 200));
+    idle.push_back(std::make_unique<RawConnection>(serve.Port(), 200));
   }
   // Held connections stay open and silent; the rest got a 503 and were closed.
   for (auto& c : idle) {
@@ -173,7 +173,7 @@ TEST_F(ServeProcessTest, FileDescriptorExhaustionRefusesNewConnectionsAndKeepsSe
     }
   }
   EXPECT_EQ(refused, 300 - 23);  // 24 connections: `kept` and 23 idle ones
-  RawConnection late(serve.port());
+  RawConnection late(serve.Port());
   std::string late_response = late.ReadResponse();
   EXPECT_EQ(StatusOf(late_response), 503);
   EXPECT_NE(late_response.find("Retry-After: 1\r\n"), std::string::npos);
@@ -188,7 +188,7 @@ TEST_F(ServeProcessTest, FileDescriptorExhaustionRefusesNewConnectionsAndKeepsSe
   HttpResult after;
   for (int i = 0; i < 50 && after.status != 200; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    after = Fetch(serve.port(), "/health");
+    after = Fetch(serve.Port(), "/health");
   }
   EXPECT_EQ(after.status, 200);
   std::string log = serve.Log();
@@ -198,9 +198,9 @@ TEST_F(ServeProcessTest, FileDescriptorExhaustionRefusesNewConnectionsAndKeepsSe
 
 TEST_F(ServeProcessTest, ResourceBombsThroughSqlAreCallerErrorsNeverCrashes) {
   ServeProcess serve(dir_, db_.dsn(), "  shutdown_grace_ms: 500\n", 3000);
-  ASSERT_TRUE(serve.up()) << serve.Log();
+  ASSERT_TRUE(serve.Up()) << serve.Log();
   auto run = [&](const std::string& sql) {
-    return Fetch(serve.port(), SandboxTarget(sql), {{"X-API-KEY", kTestKey}});
+    return Fetch(serve.Port(), SandboxTarget(sql), {{"X-API-KEY", kTestKey}});
   };
   struct Case {
     std::string sql;
@@ -235,17 +235,17 @@ TEST_F(ServeProcessTest, ResourceBombsThroughSqlAreCallerErrorsNeverCrashes) {
     std::printf("[measure] %s -> %d %s\n", sql.substr(0, 60).c_str(), r.status,
                 ErrorMessage(r).c_str());
   }
-  EXPECT_EQ(Fetch(serve.port(), "/health").status, 200);
+  EXPECT_EQ(Fetch(serve.Port(), "/health").status, 200);
   EXPECT_EQ(serve.Terminate(), 0);
 }
 
 TEST_F(ServeProcessTest, SigtermCancelsARunningQueryAtTheGraceDeadline) {
   ServeProcess serve(dir_, db_.dsn(), "  shutdown_grace_ms: 500\n", 600000);
-  ASSERT_TRUE(serve.up()) << serve.Log();
+  ASSERT_TRUE(serve.Up()) << serve.Log();
   const std::string bomb =
       "select count(*) as n from unnest(generate_array(1, 5000)) as a cross join "
       "unnest(generate_array(1, 5000)) as b cross join unnest(generate_array(1, 5000)) as c";
-  RawConnection c(serve.port());
+  RawConnection c(serve.Port());
   c.Send("GET " + SandboxTarget(bomb) +
          " HTTP/1.1\r\nHost: x\r\nX-API-KEY: " + std::string(kTestKey) + "\r\n\r\n");
   // pg_stat_activity keeps only the first 1 KiB of the query text: the wrapper lqe puts

@@ -109,7 +109,9 @@ std::string ErrorReason(const HttpResult& r) {
 RawConnection::RawConnection(unsigned short port, int timeout_ms) {
   fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd_ < 0) return;
-  timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  timeval tv{};
+  tv.tv_sec = timeout_ms / 1000;
+  tv.tv_usec = static_cast<suseconds_t>(timeout_ms % 1000) * 1000;
   ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   sockaddr_in address{};
   address.sin_family = AF_INET;

@@ -52,7 +52,7 @@ class RawConnection {
   ~RawConnection();
   RawConnection(const RawConnection&) = delete;
   RawConnection& operator=(const RawConnection&) = delete;
-  bool connected() const { return fd_ >= 0; }
+  bool Connected() const { return fd_ >= 0; }
   // False when the peer has closed or reset the connection.
   bool Send(const std::string& bytes);
   // Everything until the server closes (or the timeout passes without data).

@@ -174,7 +174,7 @@ QueryResult RunOnce(PgPool::Lease& lease, const std::string& sql,
                                 std::string_view::npos) {
       status = QueryStatus::kTooExpensive;
     }
-    if (status == QueryStatus::kTimeout && cancel != nullptr && cancel->cancelled()) {
+    if (status == QueryStatus::kTimeout && cancel != nullptr && cancel->Cancelled()) {
       return Failure(QueryStatus::kCancelled, "the query was cancelled", state);
     }
     if (status == QueryStatus::kUnavailable) {
@@ -219,7 +219,7 @@ QueryResult RunQuery(PgPool& pool, const std::string& sql,
                                            std::to_string(max_rows + 1);
   QueryResult out;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (cancel != nullptr && cancel->cancelled()) {
+    if (cancel != nullptr && cancel->Cancelled()) {
       return Failure(QueryStatus::kCancelled, "the query was cancelled");
     }
     std::optional<PgPool::Lease> lease;

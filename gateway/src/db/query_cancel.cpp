@@ -20,12 +20,12 @@ void QueryCancel::Cancel() {
   }
 }
 
-bool QueryCancel::running() const {
+bool QueryCancel::Running() const {
   std::lock_guard lock(mutex_);
   return !running_.empty();
 }
 
-bool QueryCancel::cancelled() const {
+bool QueryCancel::Cancelled() const {
   std::lock_guard lock(mutex_);
   return cancelled_;
 }

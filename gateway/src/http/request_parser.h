@@ -31,9 +31,9 @@ class RequestParser : public boost::beast::http::basic_parser<true> {
  public:
   explicit RequestParser(const RequestLimits& limits);
 
-  Request& request() { return request_; }
-  unsigned version() const { return version_; }
-  const std::optional<Rejection>& rejection() const { return rejection_; }
+  Request& GetRequest() { return request_; }
+  unsigned Version() const { return version_; }
+  const std::optional<Rejection>& GetRejection() const { return rejection_; }
 
  private:
   using error_code = boost::beast::error_code;

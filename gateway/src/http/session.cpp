@@ -56,8 +56,8 @@ asio::awaitable<void> WriteEarlyError(Server::Impl& server, const GatewayState& 
                                       beast::tcp_stream& stream, RequestParser& parser,
                                       const GatewayError& error) {
   Response response = ToResponse(error);
-  FinishResponse(parser.request(), response);
-  Record(server, state, parser.request().method, parser.request().target, response, 0);
+  FinishResponse(parser.GetRequest(), response);
+  Record(server, state, parser.GetRequest().method, parser.GetRequest().target, response, 0);
   stream.expires_after(std::chrono::milliseconds(state.config.write_timeout_ms));
   co_await WriteResponse(stream, response, 11, false);
 }
@@ -86,7 +86,7 @@ asio::awaitable<bool> ReadRequest(Server::Impl& server, const GatewayState& stat
   co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
   if (!ec) co_return true;
   std::optional<GatewayError> error;
-  if (const auto& rejection = parser.rejection()) {
+  if (const auto& rejection = parser.GetRejection()) {
     error = MakeError(rejection->status, rejection->message, rejection->reason);
   } else if (ec == http::error::header_limit) {
     error = StartLineTooLong(buffer)
@@ -112,7 +112,7 @@ void KeepCancelling(const asio::any_io_executor& executor, std::shared_ptr<Query
   auto timer = std::make_shared<asio::steady_timer>(executor, std::chrono::milliseconds(100));
   timer->async_wait([executor, timer, cancel = std::move(cancel),
                      watching = std::move(watching)](const boost::system::error_code& ec) {
-    if (ec || !*watching || !cancel->running()) return;
+    if (ec || !*watching || !cancel->Running()) return;
     KeepCancelling(executor, cancel, watching);
   });
 }
@@ -189,7 +189,7 @@ asio::awaitable<void> Serve(Server::Impl& server, beast::tcp_stream& stream) {
       std::atomic<int>& count;
       ~InFlight() { count.fetch_sub(1); }  // after the write: shutdown waits for the bytes too
     } in_flight{server.in_flight};
-    const Request& request = parser.request();
+    const Request& request = parser.GetRequest();
     Response response = co_await Answer(server, stream, request);
     FinishResponse(request, response);
     Record(server, *state, request.method, request.target, response,
@@ -197,7 +197,7 @@ asio::awaitable<void> Serve(Server::Impl& server, beast::tcp_stream& stream) {
     if (response.status == 499) break;  // the client is gone
     bool keep_alive = parser.keep_alive() && !server.stopping.load();
     stream.expires_after(std::chrono::milliseconds(state->config.write_timeout_ms));
-    auto ec = co_await WriteResponse(stream, response, parser.version(), keep_alive);
+    auto ec = co_await WriteResponse(stream, response, parser.Version(), keep_alive);
     if (ec || !keep_alive) break;
   }
 }

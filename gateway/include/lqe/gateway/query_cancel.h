@@ -15,12 +15,12 @@ namespace lqe::gateway {
 // start. Cancelling is sticky: a token is for one request, or for the whole server.
 //
 // Postgres drops a cancel request that reaches the backend between protocol messages (it only
-// cancels a statement in progress), so callers repeat Cancel() while running() stays true.
+// cancels a statement in progress), so callers repeat Cancel() while Running() stays true.
 class QueryCancel {
  public:
   void Cancel();
-  bool cancelled() const;
-  bool running() const;  // a statement is attached
+  bool Cancelled() const;
+  bool Running() const;  // a statement is attached
   // False (and nothing attached) when the token is already cancelled.
   bool Attach(pqxx::connection_base* connection);
   void Detach(pqxx::connection_base* connection);
