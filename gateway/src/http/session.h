@@ -27,6 +27,16 @@ struct Server::Impl {
   std::shared_ptr<const GatewayState> state;
   std::atomic<std::uint64_t> generation{1};
 
+  // Declared before the event loops: session coroutines still suspended when a loop is
+  // destroyed unwind into these.
+  std::atomic<bool> stopping{false};
+  std::atomic<int> in_flight{0};
+  // Queries to cancel at the shutdown deadline: each waiting request's token, and the one
+  // shared by cache fills and warming.
+  CancelRegistry cancels;
+  std::shared_ptr<QueryCancel> shared_cancel = std::make_shared<QueryCancel>();
+  KeyLimiter key_limiter;
+
   // One event loop per I/O thread: a connection lives on one loop for its whole life, so its
   // reads, writes and timers never wake another thread (the shared-loop design spent most of
   // its time in cross-thread wake-ups). `ioc` is loop 0; it also owns the acceptor, signals and
@@ -38,15 +48,8 @@ struct Server::Impl {
   boost::asio::signal_set signals{ioc};
   boost::asio::steady_timer warm_timer{ioc};
   boost::asio::steady_timer shutdown_timer{ioc};
-  std::atomic<bool> stopping{false};
-  std::atomic<int> in_flight{0};
   std::chrono::steady_clock::time_point shutdown_deadline;
 
-  // Queries to cancel at the shutdown deadline: each waiting request's token, and the one
-  // shared by cache fills and warming.
-  CancelRegistry cancels;
-  std::shared_ptr<QueryCancel> shared_cancel = std::make_shared<QueryCancel>();
-  KeyLimiter key_limiter;
   // Connections beyond this are refused at once; below RLIMIT_NOFILE so accept() keeps working.
   int fd_budget = 0;
   boost::asio::steady_timer accept_backoff{ioc};
