@@ -82,7 +82,16 @@ std::string Metrics::Render(const CacheStats& cache, int pool_in_use, int pool_s
       << "# TYPE lqe_cache_bytes gauge\nlqe_cache_bytes " << cache.bytes << "\n"
       << "# TYPE lqe_pool_connections_in_use gauge\nlqe_pool_connections_in_use " << pool_in_use
       << "\n"
-      << "# TYPE lqe_pool_size gauge\nlqe_pool_size " << pool_size << "\n";
+      << "# TYPE lqe_pool_size gauge\nlqe_pool_size " << pool_size << "\n"
+      << "# HELP lqe_translator_bugs_total Emitted SQL that PostgreSQL refused as malformed.\n"
+      << "# TYPE lqe_translator_bugs_total counter\nlqe_translator_bugs_total "
+      << translator_bugs_.load() << "\n"
+      << "# TYPE lqe_http_connections gauge\nlqe_http_connections " << open_connections_.load()
+      << "\n"
+      << "# TYPE lqe_http_connections_refused_total counter\nlqe_http_connections_refused_total "
+      << refused_connections_.load() << "\n"
+      << "# TYPE lqe_http_accept_failures_total counter\nlqe_http_accept_failures_total "
+      << accept_failures_.load() << "\n";
   return out.str();
 }
 

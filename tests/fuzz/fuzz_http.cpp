@@ -1,12 +1,13 @@
 // libFuzzer target for HTTP request handling end to end, without sockets or a database: raw
-// bytes -> Beast's request parser (with the server's limits) -> the pure handlers over a fixed
-// snapshot (the stored endpoints of sql/, the catalogue seed, one API key) with a fake query
-// runner -> the finished response. The first byte picks how the fake runner behaves. Checks:
+// bytes -> the server's request parser (a Beast basic_parser, with the server's limits) -> the pure
+// handlers over a fixed snapshot (the stored endpoints of sql/, the catalogue seed, one API key)
+// with a fake query runner -> the finished response. The first byte picks how the fake runner
+// behaves. Checks:
 //  - never a crash or an escaping exception;
 //  - never status 500 unless the fake runner was made to fail;
 //  - every status is a real one, and a JSON response (not gzip) is well-formed JSON (UTF-8
 //    validity aside, see tests/fuzz/crashes-found/README.md).
-// Serve() is the one place that knows the handler interface (HandleFast, then Handle).
+// Serve() is the one place that knows the handler interface (HandleFast, then HandlePending).
 #include <boost/beast/core/buffers_prefix.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/json/parse.hpp>
@@ -20,6 +21,7 @@
 #include <string>
 #include <string_view>
 
+#include "http/request_parser.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/gateway/clock.h"
 #include "lqe/gateway/errors.h"
@@ -117,16 +119,17 @@ QueryResult RunFake(Runner runner, int max_rows) {
   return r;
 }
 
-// What the server does with a parsed request: HandleFast, else Handle (a throw there becomes
-// 500, as on the server's worker), then FinishResponse.
+// What the server does with a parsed request: HandleFast, and HandlePending on its worker when
+// the request needs Postgres (a throw there becomes 500, as on the server's worker), then
+// FinishResponse.
 Response Serve(const Request& request, Context& context) {
-  std::optional<Response> fast = HandleFast(request, context);
+  FastOutcome fast = HandleFast(request, context);
   Response response;
-  if (fast) {
-    response = std::move(*fast);
+  if (auto* answered = std::get_if<Response>(&fast)) {
+    response = std::move(*answered);
   } else {
     try {
-      response = Handle(request, context);
+      response = HandlePending(request, std::get<PendingRequest>(fast), context);
     } catch (const std::exception&) {
       response = ErrorResponse(500, "internal error");
     }
@@ -135,13 +138,14 @@ Response Serve(const Request& request, Context& context) {
   return response;
 }
 
-// Beast's parser over the whole input with the server's limits; nullopt when the server would
-// answer with an early error (413, 414, 431, 400) or wait for more bytes.
+// The server's own request parser over the whole input with the server's limits; nullopt when
+// the server would answer with an early error (413, 414, 431, 400) or wait for more bytes.
 std::optional<Request> Parse(std::string_view bytes, const Config& config) {
-  http::request_parser<http::string_body> parser;
-  parser.header_limit(
-      static_cast<std::uint32_t>(config.max_header_bytes + config.max_url_bytes + 1024));
-  parser.body_limit(config.max_body_bytes);
+  RequestLimits limits;
+  limits.max_url_bytes = config.max_url_bytes;
+  limits.max_header_bytes = config.max_header_bytes;
+  limits.max_body_bytes = config.max_body_bytes;
+  RequestParser parser(limits);
   parser.eager(true);
   boost::system::error_code ec;
   std::size_t used = 0;
@@ -158,23 +162,8 @@ std::optional<Request> Parse(std::string_view bytes, const Config& config) {
       return std::nullopt;
     }
   }
-  const auto& message = parser.get();
-  std::size_t header_bytes = 0;
-  Request request;
-  request.method = std::string(message.method_string());
-  request.target = std::string(message.target());
-  for (const auto& field : message) {
-    std::string name(field.name_string());
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    header_bytes += name.size() + field.value().size() + 4;
-    request.headers[std::move(name)] = std::string(field.value());
-  }
-  request.body = message.body();
-  // The server answers 414 and 431 itself before any handler runs.
-  if (request.target.size() > config.max_url_bytes || header_bytes > config.max_header_bytes) {
-    return std::nullopt;
-  }
-  return request;
+  if (parser.GetRejection()) return std::nullopt;
+  return std::move(parser.GetRequest());
 }
 
 }  // namespace

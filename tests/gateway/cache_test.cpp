@@ -74,12 +74,12 @@ TEST_F(CacheTest, LifetimeDoesNotSlideWithHits) {
 TEST_F(CacheTest, ErrorsAreNotCached) {
   Loader failing = [this]() -> LoadOutcome {
     ++calls_;
-    return ErrorResponse(504, "timed out");
+    return MakeError(504, "timed out", "timeout");
   };
   auto a = cache_->GetOrLoad("k", "e", Policy(10), failing);
   auto b = cache_->GetOrLoad("k", "e", Policy(10), failing);
-  EXPECT_EQ(std::get<Response>(a.outcome).status, 504);
-  EXPECT_EQ(std::get<Response>(b.outcome).status, 504);
+  EXPECT_EQ(std::get<GatewayError>(a.outcome).status, 504);
+  EXPECT_EQ(std::get<GatewayError>(b.outcome).status, 504);
   EXPECT_EQ(calls_, 2);
   EXPECT_EQ(cache_->Stats().entries, 0u);
 }
@@ -129,7 +129,7 @@ TEST_F(CacheTest, FailedRefreshKeepsOldResultUntilExpiry) {
   auto policy = Policy(900, 300);
   bool fail = false;
   Loader loader = [&]() -> LoadOutcome {
-    if (fail) return ErrorResponse(503, "down");
+    if (fail) return MakeError(503, "down", "unavailable");
     return Result("good" + std::to_string(++calls_));
   };
   cache_->GetOrLoad("k", "e", policy, loader);
@@ -144,7 +144,7 @@ TEST_F(CacheTest, FailedRefreshKeepsOldResultUntilExpiry) {
   EXPECT_EQ(BodyOf(still), "good1");
   clock_.Advance(seconds(1));
   auto after = cache_->GetOrLoad("k", "e", policy, loader);
-  EXPECT_EQ(std::get<Response>(after.outcome).status, 503);
+  EXPECT_EQ(std::get<GatewayError>(after.outcome).status, 503);
 }
 
 TEST_F(CacheTest, ConcurrentMissesRunOneQuery) {

@@ -64,7 +64,7 @@ class TranslateCliTest : public ::testing::Test {
     context.ready = [] { return true; };
     std::string ran;
     context.run_query = [&ran](const std::string& sql,
-                               const std::vector<std::optional<std::string>>&, int) {
+                               const std::vector<std::optional<std::string>>&, int, QueryCancel*) {
       ran = sql;
       return QueryResult{};
     };

@@ -53,9 +53,11 @@ TEST(ConfigTest, LoadsEveryKey) {
       "gw.yaml",
       "listen: 0.0.0.0:4100\nio_threads: 3\nworker_threads: 5\n"
       "database:\n  dsn: host=127.0.0.1 dbname=lqe\n  pool_size: 4\n  statement_timeout_ms: 700\n"
+      "  max_queries_per_key: 3\n"
       "  connect_timeout_ms: 1500\ncatalogue_file: cat.tsv\ncache_max_bytes: 1048576\n"
       "http:\n  max_header_bytes: 8192\n  max_url_bytes: 4096\n  max_body_bytes: 65536\n"
       "  read_timeout_ms: 1000\n  write_timeout_ms: 2000\n  shutdown_grace_ms: 3000\n"
+      "  max_connections: 500\n"
       "log_level: warn\naccess_log: false\n"
       "api_keys:\n  - name: a\n    sha256: " +
           std::string(kHash) +
@@ -80,6 +82,8 @@ TEST(ConfigTest, LoadsEveryKey) {
   EXPECT_EQ(c.read_timeout_ms, 1000);
   EXPECT_EQ(c.write_timeout_ms, 2000);
   EXPECT_EQ(c.shutdown_grace_ms, 3000);
+  EXPECT_EQ(c.max_connections, 500);
+  EXPECT_EQ(c.max_queries_per_key, 3);
   EXPECT_EQ(c.log_level, "warn");
   EXPECT_FALSE(c.access_log);
   ASSERT_EQ(c.api_keys.size(), 2u);
@@ -117,6 +121,8 @@ TEST(ConfigTest, DefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(c.listen_port, 4000);
   EXPECT_EQ(c.pool_size, 8);
   EXPECT_EQ(c.statement_timeout_ms, 15000);
+  EXPECT_EQ(c.max_connections, 4096);
+  EXPECT_EQ(c.max_queries_per_key, 0);  // half the pool
   EXPECT_EQ(c.cache_max_bytes, 256u << 20);
   EXPECT_EQ(c.max_header_bytes, 65536u);
   EXPECT_EQ(c.max_url_bytes, 65536u);

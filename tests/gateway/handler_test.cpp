@@ -43,8 +43,8 @@ class HandlerTest : public ::testing::Test {
     context_.state = state_;
     context_.cache = cache_.get();
     context_.run_query = [this](const std::string& sql,
-                                const std::vector<std::optional<std::string>>& params,
-                                int max_rows) {
+                                const std::vector<std::optional<std::string>>& params, int max_rows,
+                                QueryCancel* /*cancel*/) {
       ++queries_;
       last_sql_ = sql;
       last_params_ = params;
@@ -61,6 +61,12 @@ class HandlerTest : public ::testing::Test {
   }
 
   Response Run(const Request& r) { return Handle(r, context_); }
+  // The fast path's answer, or nullopt when it hands the request to a worker.
+  std::optional<Response> Fast(const Request& r) {
+    FastOutcome outcome = HandleFast(r, context_);
+    if (auto* response = std::get_if<Response>(&outcome)) return std::move(*response);
+    return std::nullopt;
+  }
 
   FakeClock clock_;
   std::unique_ptr<ResultCache> cache_ = MakeInProcessCache(clock_, 1 << 20);
@@ -161,21 +167,100 @@ TEST_F(HandlerTest, QueryFailuresMapToStatuses) {
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(Message(bad), "the query failed: division by zero");
   next_.status = QueryStatus::kFailed;
-  next_.message = "out of memory";
+  next_.message = "could not write block";
   Response failed = Run(Get("/api/endpoints/query/logs.all?project=p"));
   EXPECT_EQ(failed.status, 500);
-  EXPECT_EQ(Message(failed), "the query failed: out of memory");
+  EXPECT_EQ(Message(failed), "the query failed: could not write block");
+  next_.status = QueryStatus::kTooExpensive;
+  next_.message = "requested length too large";
+  next_.sqlstate = "54000";
+  Response big = Run(Get("/api/endpoints/query/logs.all?project=p"));
+  EXPECT_EQ(big.status, 400);
+  EXPECT_EQ(Message(big),
+            "the query exceeds a database resource limit (requested length too large); narrow the "
+            "time range or simplify the query");
+  EXPECT_EQ(big.reason, "resource_limit");
+  EXPECT_EQ(big.endpoint_name, "logs.all");
+  next_.status = QueryStatus::kTranslatorBug;
+  next_.message = "function bq_nope(bigint) does not exist";
+  next_.sqlstate = "42883";
+  Metrics metrics;
+  context_.metrics = &metrics;
+  Response bug = Run(Get("/api/endpoints/query/logs.all?project=p"));
+  EXPECT_EQ(bug.status, 500);
+  EXPECT_EQ(Message(bug),
+            "PostgreSQL refused the SQL lqe translated this query into (function bq_nope(bigint) "
+            "does not exist); this is a bug in lqe, not in your query");
+  EXPECT_EQ(bug.reason, "translator_bug");
+  EXPECT_NE(metrics.Render({}, 0, 0).find("\nlqe_translator_bugs_total 1\n"), std::string::npos);
+  next_.status = QueryStatus::kCancelled;
+  Response gone = Run(Get("/api/endpoints/query/logs.all?project=p"));
+  EXPECT_EQ(gone.status, 499);  // never sent: the session drops the connection
+  EXPECT_EQ(gone.reason, "client_closed");
+}
+
+TEST_F(HandlerTest, OneKeyMayRunOnlyItsShareOfThePool) {
+  KeyLimiter limiter;
+  context_.key_limiter = &limiter;
+  state_->config.pool_size = 4;  // default share: 2
+  auto first = limiter.TryAcquire("all", 2);
+  auto second = limiter.TryAcquire("all", 2);
+  ASSERT_TRUE(first && second);
+  Response busy = Run(Get("/api/endpoints/query/logs.all?project=p"));
+  EXPECT_EQ(busy.status, 429);
+  EXPECT_EQ(Message(busy),
+            "API key all already has 2 queries running; retry when one has finished");
+  EXPECT_EQ(Header(busy, "Retry-After"), "1");
+  EXPECT_EQ(queries_, 0);
+  state_->config.max_queries_per_key = 3;
+  EXPECT_EQ(Run(Get("/api/endpoints/query/logs.all?project=p")).status, 200);
+  EXPECT_EQ(limiter.Running("all"), 2);  // the request's slot was given back
+  first.reset();
+  state_->config.max_queries_per_key = 0;
+  EXPECT_EQ(Run(Get("/api/endpoints/query/logs.all?project=p")).status, 200);
+}
+
+TEST_F(HandlerTest, TheFastPathHandsTheWorkerAPreparedRequest) {
+  Request r = Get("/api/endpoints/query/logs.all?project=p7");
+  FastOutcome fast = HandleFast(r, context_);
+  ASSERT_TRUE(std::holds_alternative<PendingRequest>(fast));
+  const PendingRequest& pending = std::get<PendingRequest>(fast);
+  EXPECT_EQ(pending.kind, PendingRequest::Kind::kQuery);
+  EXPECT_EQ(pending.query.endpoint->name, "logs.all");
+  EXPECT_EQ(pending.query.api_key, "all");
+  EXPECT_EQ(pending.query.params.values.at("project"), "p7");
+  // The worker does not authenticate again: a key removed in between does not matter to it.
+  state_->config.api_keys.clear();
+  Response done = HandlePending(r, pending, context_);
+  EXPECT_EQ(done.status, 200);
+  EXPECT_EQ(last_params_[0], "p7");
+  EXPECT_EQ(std::get<PendingRequest>(HandleFast(Get("/ready"), context_)).kind,
+            PendingRequest::Kind::kReady);
+  EXPECT_EQ(Fast(Get("/health"))->body, R"({"status":"ok"})");
+}
+
+TEST_F(HandlerTest, ErrorsNameTheirEndpointAndReasonForTheAccessLog) {
+  Response missing = Run(Get("/api/endpoints/query/logs.all"));
+  EXPECT_EQ(missing.status, 400);
+  EXPECT_EQ(missing.endpoint_name, "logs.all");
+  EXPECT_EQ(missing.reason, "missing_parameter");
+  Response unknown = Run(Get("/api/endpoints/query/nope"));
+  EXPECT_EQ(unknown.endpoint_name, "");
+  EXPECT_EQ(unknown.reason, "not_found");
+  Response forbidden = Run(Get("/api/endpoints/query/logs.all?project=p", kLimitedKey));
+  EXPECT_EQ(forbidden.endpoint_name, "logs.all");
+  EXPECT_EQ(forbidden.reason, "forbidden");
 }
 
 TEST_F(HandlerTest, CacheHeadersAndFastPath) {
   next_.rows = {{"2024-01-02 03:04:00", "7"}};
   Request r = Get("/api/endpoints/query/usage.api-counts?interval=hourly");
-  EXPECT_FALSE(HandleFast(r, context_).has_value());  // miss needs the worker path
+  EXPECT_FALSE(Fast(r).has_value());  // miss needs the worker path
   Response miss = Run(r);
   EXPECT_EQ(Header(miss, "X-Cache"), "MISS");
   EXPECT_EQ(miss.body, R"({"result":[{"n":7,"timestamp":"2024-01-02T03:04:00"}]})");
   clock_.Advance(std::chrono::seconds(42));
-  auto hit = HandleFast(r, context_);
+  auto hit = Fast(r);
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->status, 200);
   EXPECT_EQ(Header(*hit, "X-Cache"), "HIT");
@@ -196,40 +281,40 @@ TEST_F(HandlerTest, HitMemoRepeatsOnlyTheSameDecision) {
   next_.rows = {{"2024-01-02 03:04:00", "7"}};
   const std::string target = "/api/endpoints/query/usage.api-counts?interval=hourly";
   Request r = Get(target);
-  EXPECT_FALSE(HandleFast(r, context_).has_value());  // a miss is never remembered
+  EXPECT_FALSE(Fast(r).has_value());  // a miss is never remembered
   EXPECT_EQ(memo.size(), 0u);
   Response miss = Run(r);
-  auto first = HandleFast(r, context_);
+  auto first = Fast(r);
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(memo.size(), 1u);
   // The memo answers without preparing again: a parameter rule changed behind its back (which a
   // real reload never does in place) is not re-checked for the same request...
   auto counts = std::const_pointer_cast<EndpointDef>(state_->by_name.at("usage.api-counts"));
   counts->params.at("interval").values = {"daily"};
-  auto again = HandleFast(r, context_);
+  auto again = Fast(r);
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->status, 200);
   EXPECT_EQ(Header(*again, "X-Cache"), "HIT");
   EXPECT_EQ(again->body, miss.body);
   EXPECT_EQ(again->endpoint_name, "usage.api-counts");
   // ...but any other credentials or redaction headers are prepared from scratch.
-  EXPECT_EQ(HandleFast(Get(target, "nope"), context_)->status, 401);
-  EXPECT_EQ(HandleFast(Get(target, kLimitedKey), context_)->status, 403);
+  EXPECT_EQ(Fast(Get(target, "nope"))->status, 401);
+  EXPECT_EQ(Fast(Get(target, kLimitedKey))->status, 403);
   Request bearer = Get(target, "");
   bearer.headers["authorization"] = std::string("Bearer ") + kTestKey;
-  EXPECT_EQ(HandleFast(bearer, context_)->status, 400);  // the changed rule applies here
+  EXPECT_EQ(Fast(bearer)->status, 400);  // the changed rule applies here
   Request redacted = Get(target);
   redacted.headers["svc-endpoint-redact-pii"] = "true";
-  EXPECT_EQ(HandleFast(redacted, context_)->status, 400);
+  EXPECT_EQ(Fast(redacted)->status, 400);
   Request posted = Get(target);
   posted.body = "{}";
-  EXPECT_EQ(HandleFast(posted, context_)->status, 400);
+  EXPECT_EQ(Fast(posted)->status, 400);
   // A new config snapshot empties the memo; a dropped cache entry is never served from it.
   counts->params.at("interval").values = {"hourly"};
   context_.cache->InvalidateEndpoint(counts->id);
-  EXPECT_FALSE(HandleFast(r, context_).has_value());
+  EXPECT_FALSE(Fast(r).has_value());
   context_.state = MakeState({counts});
-  EXPECT_FALSE(HandleFast(r, context_).has_value());
+  EXPECT_FALSE(Fast(r).has_value());
   EXPECT_EQ(memo.size(), 0u);
   EXPECT_EQ(queries_, 1);
 }

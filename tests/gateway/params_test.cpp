@@ -91,10 +91,10 @@ class ValidateTest : public ::testing::Test {
   }
   std::string ErrorOf(const RawParams& raw) {
     auto r = ValidateParams(*endpoint_, raw);
-    if (!std::holds_alternative<Response>(r)) return "no error";
-    const Response& resp = std::get<Response>(r);
-    EXPECT_EQ(resp.status, 400);
-    return std::string(boost::json::parse(resp.body).at("error").at("message").as_string());
+    if (!std::holds_alternative<GatewayError>(r)) return "no error";
+    const GatewayError& error = std::get<GatewayError>(r);
+    EXPECT_EQ(error.status, 400);
+    return error.message;
   }
   std::shared_ptr<EndpointDef> endpoint_;
 };
@@ -158,6 +158,29 @@ TEST(QueryStringTest, JsonBody) {
   EXPECT_FALSE(raw.contains("a"));
   EXPECT_EQ(MergeJsonBody("[1]", &raw), "the request body must be a JSON object");
   EXPECT_EQ(MergeJsonBody("{bad", &raw), "the request body must be a JSON object");
+}
+
+TEST_F(ValidateTest, NulControlCharactersAndInvalidUtf8AreRefusedByName) {
+  using namespace std::string_literals;  // NOLINT(google-build-using-namespace): literals only
+  EXPECT_EQ(ErrorOf({{"project", "P\0junk"s}}), "parameter project contains a NUL byte");
+  EXPECT_EQ(ErrorOf({{"project", "a\x1b"}}),
+            "parameter project contains the control character U+001B");
+  EXPECT_EQ(ErrorOf({{"project", "a\x7f"}}),
+            "parameter project contains the control character U+007F");
+  EXPECT_EQ(ErrorOf({{"project", "\xff"}}), "parameter project is not valid UTF-8");
+  EXPECT_EQ(ErrorOf({{"project", "\xe2\x82"}}), "parameter project is not valid UTF-8");
+  EXPECT_EQ(ErrorOf({{"project", "\xed\xa0\x80"}}), "parameter project is not valid UTF-8");
+  EXPECT_EQ(ErrorOf({{"project", "\xf4\x90\x80\x80"}}), "parameter project is not valid UTF-8");
+  EXPECT_EQ(ErrorOf({{"project", "x"}, {"sql", "select\x00"s}}),
+            "parameter sql contains a NUL byte");
+  EXPECT_EQ(ErrorOf({{"project", "x"}, {"a\x01", "1"}}),
+            "a parameter name contains the control character U+0001");
+  // Reserved names are checked too, and text keeps its tabs, newlines and any valid UTF-8.
+  EXPECT_EQ(ErrorOf({{"project", "x"}, {"api_key", "k\x00"s}}),
+            "parameter api_key contains a NUL byte");
+  EXPECT_EQ(ErrorOf({{"project", "tab\there\r\nline \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"},
+                     {"sql", "select\n\t1"}}),
+            "no error");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "http_client.h"
+#include "server_fixture.h"
 #include "support.h"
 #include "support/test_database.h"
 
@@ -20,102 +21,12 @@ namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
 
-const std::map<std::string, std::string> kAuth = {{"X-API-KEY", kTestKey}};
-
-std::string Sh(const std::string& script) {
-  std::string cmd = "bash -c '" + script + "' 2>&1";
-  std::string out;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  char buf[512];
-  while (pipe != nullptr && fgets(buf, sizeof(buf), pipe) != nullptr) out += buf;
-  if (pipe != nullptr) pclose(pipe);
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
-
-void CreateLogs(const std::string& dsn) {
-  pqxx::connection c(dsn);
-  pqxx::work tx(c);
-  tx.exec(
-      "CREATE SCHEMA IF NOT EXISTS logs;"
-      "CREATE TABLE IF NOT EXISTS logs.edge (id text, timestamp timestamptz, event_message text,"
-      " project text, metadata jsonb);");
-  tx.exec(
-      "INSERT INTO logs.edge VALUES"
-      " ('e1', '2025-01-15 10:00:00.000001+00', 'GET / from 10.0.0.1', 'p1', "
-      "'{\"request\":{\"method\":\"GET\"}}'),"
-      " ('e2', '2025-01-15 10:00:02+00', 'second', 'p1', '{\"request\":{\"method\":\"POST\"}}'),"
-      " ('e3', '2025-01-15 10:00:01+00', 'third', 'p1', '{}'),"
-      " ('e4', '2025-01-15 10:00:04+00', 'fourth', 'p1', '{}'),"
-      " ('e5', '2025-01-15 10:00:03+00', 'fifth', 'p1', '{}'),"
-      " ('x1', '2025-01-15 10:00:05+00', 'other project', 'p2', '{}')");
-  tx.commit();
-}
-
-std::shared_ptr<GatewayState> TestState(
-    const std::string& dsn, Metrics* metrics,
-    const std::string& cached_sql = "SELECT count(*) FROM logs.edge") {
-  auto list = MakeEndpoint("edge.list",
-                           "SELECT id, timestamp, event_message, metadata FROM logs.edge "
-                           "WHERE project = $1 ORDER BY timestamp DESC",
-                           {Col("id", TypeKind::kString), Col("timestamp", TypeKind::kTimestamp),
-                            Col("event_message", TypeKind::kString), RecordCol("metadata")},
-                           {"project"});
-  AddParam(*list, "project", ParamType::kString, true);
-  list->max_rows = 3;
-  auto cached = MakeEndpoint("edge.count", cached_sql, {Col("n", TypeKind::kInt64)});
-  cached->cache_seconds = 60;
-  cached->version = cached_sql;
-  auto slow = MakeEndpoint("slow", "SELECT count(*) FROM generate_series(1, 200000000) AS g",
-                           {Col("n", TypeKind::kInt64)});
-  auto sleepy = MakeEndpoint("sleepy", "SELECT 1 FROM pg_sleep(0.4)", {Col("n", TypeKind::kInt64)});
-  auto limited = MakeEndpoint("limited.ep", "SELECT 1", {Col("n", TypeKind::kInt64)});
-  auto wide = MakeEndpoint(
-      "wide", "SELECT g AS n, repeat('log line ' || g, 40) AS s FROM generate_series(1, 50) AS g",
-      {Col("n", TypeKind::kInt64), Col("s", TypeKind::kString)});
-  auto state = MakeState({list, cached, slow, sleepy, limited, wide}, metrics);
-  state->config.dsn = dsn;
-  state->config.listen_port = 0;
-  state->config.io_threads = 2;
-  state->config.pool_size = 4;
-  state->config.statement_timeout_ms = 1500;
-  state->config.max_url_bytes = 8192;
-  state->config.max_header_bytes = 8192;
-  state->config.access_log = false;
-  return state;
-}
-
-class RunningServer {
- public:
-  RunningServer(std::shared_ptr<GatewayState> state, std::shared_ptr<Metrics> metrics,
-                StateBuilder builder = nullptr)
-      : server_("test.yaml", std::move(state), std::move(metrics), std::move(builder)) {
-    std::string error = server_.Bind();
-    EXPECT_EQ(error, "");
-    thread_ = std::thread([this] { server_.Run(false); });
-  }
-  ~RunningServer() {
-    server_.Stop();
-    thread_.join();
-  }
-  unsigned short port() const { return server_.port(); }
-  Server& server() { return server_; }
-
- private:
-  Server server_;
-  std::thread thread_;
-};
-
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override { CreateLogs(db_.dsn()); }
   lqe::testing::TestDatabase db_{"gateway"};
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
 };
-
-std::string ErrorMessage(const HttpResult& r) {
-  return std::string(boost::json::parse(r.body).at("error").at("message").as_string());
-}
 
 TEST_F(ServerTest, AuthStatusesOverTheWire) {
   RunningServer s(TestState(db_.dsn(), metrics_.get()), metrics_);

@@ -147,7 +147,7 @@ class InProcessCache final : public ResultCache {
       return loader();
     } catch (const std::exception& e) {
       spdlog::error("query failed: {}", e.what());
-      return ErrorResponse(500, "internal error while running the query");
+      return MakeError(500, "internal error while running the query", "internal");
     }
   }
 
@@ -259,7 +259,7 @@ void InProcessCache::RunWarming(const std::function<void(std::function<void()>)>
         spdlog::warn(
             "cache warming of an entry of endpoint {} failed (status {}); keeping the "
             "previous result until it expires",
-            entry->endpoint_id, std::get<Response>(outcome).status);
+            entry->endpoint_id, std::get<GatewayError>(outcome).status);
       }
     });
   }

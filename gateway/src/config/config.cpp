@@ -42,8 +42,9 @@ void ParseListen(const std::string& file, const YAML::Node& node, Config& c) {
 }
 
 void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
-  CheckKeys(problems, file, node, "database",
-            {"dsn", "pool_size", "statement_timeout_ms", "connect_timeout_ms"});
+  CheckKeys(
+      problems, file, node, "database",
+      {"dsn", "pool_size", "statement_timeout_ms", "connect_timeout_ms", "max_queries_per_key"});
   if (!node["dsn"]) Fail(file, node, "database.dsn is required");
   c.dsn = GetString(file, node["dsn"], "database.dsn");
   if (node["pool_size"]) {
@@ -57,12 +58,16 @@ void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node
     c.connect_timeout_ms = static_cast<int>(
         GetInt(file, node["connect_timeout_ms"], "connect_timeout_ms", 100, 600000));
   }
+  if (node["max_queries_per_key"]) {
+    c.max_queries_per_key = static_cast<int>(
+        GetInt(file, node["max_queries_per_key"], "max_queries_per_key", 0, 100000));
+  }
 }
 
 void ParseHttp(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
   CheckKeys(problems, file, node, "http",
             {"max_header_bytes", "max_url_bytes", "max_body_bytes", "read_timeout_ms",
-             "write_timeout_ms", "shutdown_grace_ms"});
+             "write_timeout_ms", "shutdown_grace_ms", "max_connections"});
   auto size = [&](const char* key, std::size_t* out) {
     if (node[key]) *out = static_cast<std::size_t>(GetInt(file, node[key], key, 1024, 1 << 30));
   };
@@ -75,6 +80,10 @@ void ParseHttp(Problems& problems, const std::string& file, const YAML::Node& no
   ms("read_timeout_ms", &c.read_timeout_ms);
   ms("write_timeout_ms", &c.write_timeout_ms);
   ms("shutdown_grace_ms", &c.shutdown_grace_ms);
+  if (node["max_connections"]) {
+    c.max_connections =
+        static_cast<int>(GetInt(file, node["max_connections"], "max_connections", 1, 1000000));
+  }
 }
 
 ApiKey ParseApiKey(Problems& problems, const std::string& file, const YAML::Node& node) {

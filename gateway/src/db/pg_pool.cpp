@@ -7,7 +7,7 @@
 
 namespace lqe::gateway {
 
-PgPool::PgPool(std::string dsn, int size, int connect_timeout_ms) : size_(size) {
+PgPool::PgPool(const std::string& dsn, int size, int connect_timeout_ms) : size_(size) {
   // libpq takes the connect timeout in whole seconds, at least 1 (our unreachable-check bound).
   int seconds = std::max(1, connect_timeout_ms / 1000);
   dsn_ = dsn + (dsn.find("://") != std::string::npos
@@ -70,6 +70,15 @@ void PgPool::Release(Pooled pooled, bool broken) {
   freed_.notify_one();
 }
 
+void PgPool::DropIdle() {
+  std::vector<Pooled> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    dropped.swap(idle_);
+  }
+  // Closed outside the lock.
+}
+
 int PgPool::InUse() const {
   std::lock_guard lock(mutex_);
   return in_use_;
@@ -97,6 +106,10 @@ void ResultRows::Truncate(std::size_t n) {
 
 namespace {
 
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
 QueryResult Failure(QueryStatus status, std::string message, std::string sqlstate = {}) {
   QueryResult r;
   r.status = status;
@@ -105,50 +118,42 @@ QueryResult Failure(QueryStatus status, std::string message, std::string sqlstat
   return r;
 }
 
-QueryResult FromSqlError(const pqxx::sql_error& e) {
-  std::string state = e.sqlstate();
-  std::string message = e.what();
+// The first line of Postgres's message, without "ERROR:  ".
+std::string FirstLine(std::string message) {
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
   if (message.rfind("ERROR:  ", 0) == 0) message = message.substr(8);
+  if (message.rfind("FATAL:  ", 0) == 0) message = message.substr(8);
   if (auto nl = message.find('\n'); nl != std::string::npos) message = message.substr(0, nl);
-  if (state == "57014") return Failure(QueryStatus::kTimeout, "the query timed out", state);
-  if (state.rfind("08", 0) == 0 || state == "57P01" || state == "57P02" || state == "57P03") {
-    return Failure(QueryStatus::kUnavailable, "the database is unavailable", state);
-  }
-  // Data exceptions (22), syntax or access rule violations (42): the query's fault.
-  if (state.rfind("22", 0) == 0 || state.rfind("42", 0) == 0 || state.rfind("2201", 0) == 0) {
-    return Failure(QueryStatus::kBadQuery, message, state);
-  }
-  return Failure(QueryStatus::kFailed, message, state);
+  return message;
 }
 
-}  // namespace
+// The connection itself is gone (or going): the statement may succeed on a fresh one.
+bool LostConnection(std::string_view state) {
+  return StartsWith(state, "08") || state == "57P01" || state == "57P02";
+}
 
-QueryResult RunQuery(PgPool& pool, const std::string& sql,
-                     const std::vector<std::optional<std::string>>& params, int max_rows,
-                     int statement_timeout_ms) {
-  auto start = std::chrono::steady_clock::now();
-  std::optional<PgPool::Lease> lease;
-  try {
-    lease.emplace(
-        pool.Acquire(std::chrono::milliseconds(statement_timeout_ms), statement_timeout_ms));
-  } catch (const pqxx::broken_connection& e) {
-    return Failure(QueryStatus::kUnavailable, "the database is unavailable");
-  } catch (const std::exception& e) {
-    return Failure(QueryStatus::kUnavailable, e.what());
-  }
-  std::vector<const char*> args;
-  args.reserve(params.size());
-  for (const auto& p : params) args.push_back(p ? p->c_str() : nullptr);
-  std::string wrapped = max_rows < 0 ? sql
-                                     : "SELECT * FROM (" + sql + "\n) AS lqe_result LIMIT " +
-                                           std::to_string(max_rows + 1);
+// One attempt of RunQuery on one leased connection.
+QueryResult RunOnce(PgPool::Lease& lease, const std::string& sql,
+                    const std::vector<const char*>& args, int max_rows, int timeout_ms,
+                    QueryCancel* cancel, bool* retry) {
+  *retry = false;
   QueryResult out;
+  pqxx::connection& connection = *lease;
+  if (cancel != nullptr && !cancel->Attach(&connection)) {
+    return Failure(QueryStatus::kCancelled, "the query was cancelled");
+  }
+  struct Detach {
+    QueryCancel* cancel;
+    pqxx::connection* connection;
+    ~Detach() {
+      if (cancel != nullptr) cancel->Detach(connection);
+    }
+  } detach{cancel, &connection};
   try {
-    lease->UseTimeout(statement_timeout_ms);
+    lease.UseTimeout(timeout_ms);
     // One statement, no explicit transaction: the session is read only and has the timeout.
-    pqxx::nontransaction tx(**lease);
-    pqxx::result rows = tx.exec_params(wrapped, pqxx::prepare::make_dynamic_params(args));
+    pqxx::nontransaction tx(connection);
+    pqxx::result rows = tx.exec_params(sql, pqxx::prepare::make_dynamic_params(args));
     std::size_t limit = rows.size();
     if (max_rows >= 0 && rows.size() > static_cast<std::size_t>(max_rows)) {
       limit = static_cast<std::size_t>(max_rows);
@@ -156,16 +161,84 @@ QueryResult RunQuery(PgPool& pool, const std::string& sql,
     }
     // The result outlives the connection's lease; rows are rendered from it in place.
     out.rows = ResultRows(rows, limit);
+    return out;
   } catch (const pqxx::broken_connection&) {
-    lease->MarkBroken();
+    lease.MarkBroken();
+    *retry = true;
     return Failure(QueryStatus::kUnavailable, "the database is unavailable");
   } catch (const pqxx::sql_error& e) {
-    QueryResult failure = FromSqlError(e);
-    if (failure.status == QueryStatus::kUnavailable) lease->MarkBroken();
-    return failure;
+    const std::string& state = e.sqlstate();
+    QueryStatus status = ClassifySqlState(state);
+    // Postgres reports a value past its 1 GB allocation limit as an internal error.
+    if (state == "XX000" && std::string_view(e.what()).find("invalid memory alloc request size") !=
+                                std::string_view::npos) {
+      status = QueryStatus::kTooExpensive;
+    }
+    if (status == QueryStatus::kTimeout && cancel != nullptr && cancel->Cancelled()) {
+      return Failure(QueryStatus::kCancelled, "the query was cancelled", state);
+    }
+    if (status == QueryStatus::kUnavailable) {
+      if (LostConnection(state) || !connection.is_open()) lease.MarkBroken();
+      *retry = LostConnection(state);
+      return Failure(status, "the database is unavailable", state);
+    }
+    return Failure(status, FirstLine(e.what()), state);
   } catch (const std::exception& e) {
-    lease->MarkBroken();
+    lease.MarkBroken();
     return Failure(QueryStatus::kFailed, e.what());
+  }
+}
+
+}  // namespace
+
+QueryStatus ClassifySqlState(std::string_view state) {
+  if (state == "57014") return QueryStatus::kTimeout;
+  if (StartsWith(state, "08") || state == "57P01" || state == "57P02" || state == "57P03" ||
+      state == "53300" || state == "40001" || state == "40P01" || state == "55P03" ||
+      StartsWith(state, "58")) {
+    return QueryStatus::kUnavailable;
+  }
+  if (StartsWith(state, "22") || state == "21000" || state == "P0001" || StartsWith(state, "2F") ||
+      StartsWith(state, "38") || StartsWith(state, "39")) {
+    return QueryStatus::kBadQuery;
+  }
+  if (StartsWith(state, "53") || StartsWith(state, "54")) return QueryStatus::kTooExpensive;
+  if (StartsWith(state, "42") || StartsWith(state, "0A")) return QueryStatus::kTranslatorBug;
+  return QueryStatus::kFailed;
+}
+
+QueryResult RunQuery(PgPool& pool, const std::string& sql,
+                     const std::vector<std::optional<std::string>>& params, int max_rows,
+                     int statement_timeout_ms, QueryCancel* cancel) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<const char*> args;
+  args.reserve(params.size());
+  for (const auto& p : params) args.push_back(p ? p->c_str() : nullptr);
+  std::string wrapped = max_rows < 0 ? sql
+                                     : "SELECT * FROM (" + sql + "\n) AS lqe_result LIMIT " +
+                                           std::to_string(max_rows + 1);
+  QueryResult out;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (cancel != nullptr && cancel->Cancelled()) {
+      return Failure(QueryStatus::kCancelled, "the query was cancelled");
+    }
+    std::optional<PgPool::Lease> lease;
+    try {
+      lease.emplace(
+          pool.Acquire(std::chrono::milliseconds(statement_timeout_ms), statement_timeout_ms));
+    } catch (const pqxx::broken_connection& e) {
+      return Failure(QueryStatus::kUnavailable, "the database is unavailable");
+    } catch (const std::exception& e) {
+      return Failure(QueryStatus::kUnavailable, e.what());
+    }
+    bool retry = false;
+    out = RunOnce(*lease, wrapped, args, max_rows, statement_timeout_ms, cancel, &retry);
+    if (!retry) break;
+    // The other pooled connections predate the same restart: drop them rather than fail one
+    // request on each.
+    lease.reset();
+    pool.DropIdle();
+    if (attempt == 0) spdlog::info("a pooled database connection was lost; retrying the query");
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -4,6 +4,7 @@
 
 #include "handlers/routes.h"
 #include "lqe/gateway/errors.h"
+#include "params/text_check.h"
 
 namespace lqe::gateway {
 namespace {
@@ -39,27 +40,28 @@ struct Parsed {
   RawParams raw;
 };
 
-// Common first steps of both paths: target parsing, routing, method checks.
+// Common first steps: target parsing, routing, method checks. A preflight or error response
+// ends the request here.
 std::variant<Parsed, Response> ParseAndRoute(const Request& request) {
   Parsed parsed;
   std::string path;
-  if (!ParseQueryString(request.target, &path, &parsed.raw)) {
-    return ErrorResponse(400, "malformed request target", {{"reason", "bad_target"}});
+  if (!ParseQueryString(request.target, &path, &parsed.raw) || CheckParamText(path)) {
+    return ToResponse(MakeError(400, "malformed request target", "bad_target"));
   }
   parsed.route = MatchRoute(path);
   if (parsed.route.kind == Route::Kind::kUnknown) {
-    return ErrorResponse(404, "no route for " + path, {{"reason", "not_found"}});
+    return ToResponse(MakeError(404, "no route for " + path, "not_found"));
   }
   if (request.method == "OPTIONS") return Preflight();
   bool is_query = parsed.route.kind == Route::Kind::kQuery;
   bool allowed =
       request.method == "GET" || (request.method == "POST" && is_query && !parsed.route.get_only);
   if (!allowed) {
-    Response response = ErrorResponse(405, "method " + request.method + " is not allowed here",
-                                      {{"reason", "method_not_allowed"}});
-    response.AddHeader("Allow",
-                       is_query && !parsed.route.get_only ? "GET, POST, OPTIONS" : "GET, OPTIONS");
-    return response;
+    GatewayError error =
+        MakeError(405, "method " + request.method + " is not allowed here", "method_not_allowed");
+    error.headers.emplace_back(
+        "Allow", is_query && !parsed.route.get_only ? "GET, POST, OPTIONS" : "GET, OPTIONS");
+    return ToResponse(error);
   }
   return parsed;
 }
@@ -106,33 +108,10 @@ std::optional<Response> HandleFromMemo(const Request& request, Context& context,
 
 }  // namespace
 
-std::optional<Response> HandleFast(const Request& request, Context& context) {
+FastOutcome HandleFast(const Request& request, Context& context) {
   std::optional<std::string> memo_key =
       context.memo != nullptr ? HitMemo::KeyFor(request) : std::nullopt;
-  if (auto response = HandleFromMemo(request, context, memo_key)) return response;
-  auto parsed = ParseAndRoute(request);
-  if (auto* response = std::get_if<Response>(&parsed)) return std::move(*response);
-  Parsed& p = std::get<Parsed>(parsed);
-  switch (p.route.kind) {
-    case Route::Kind::kHealth:
-      return JsonStatus(200, "ok");
-    case Route::Kind::kQuery:
-      break;
-    default:
-      return std::nullopt;  // /ready and /metrics may block briefly
-  }
-  auto prepared = Prepare(request, p.route, std::move(p.raw), *context.state);
-  if (auto* response = std::get_if<Response>(&prepared)) return std::move(*response);
-  const Prepared& q = std::get<Prepared>(prepared);
-  if (q.endpoint->cache_seconds == 0 || context.cache == nullptr) return std::nullopt;
-  auto hit = context.cache->Peek(q.cache_key);
-  if (!hit) return std::nullopt;
-  if (memo_key)
-    context.memo->Remember(*memo_key, context.state, {q.endpoint, q.redact, q.cache_key});
-  return RespondFromLookup(request, q, *hit);
-}
-
-Response Handle(const Request& request, Context& context) {
+  if (auto response = HandleFromMemo(request, context, memo_key)) return std::move(*response);
   auto parsed = ParseAndRoute(request);
   if (auto* response = std::get_if<Response>(&parsed)) return std::move(*response);
   Parsed& p = std::get<Parsed>(parsed);
@@ -140,20 +119,47 @@ Response Handle(const Request& request, Context& context) {
     case Route::Kind::kHealth:
       return JsonStatus(200, "ok");
     case Route::Kind::kReady:
+      return PendingRequest{PendingRequest::Kind::kReady, {}};
+    case Route::Kind::kMetrics:
+      return PendingRequest{PendingRequest::Kind::kMetrics, {}};
+    default:
+      break;
+  }
+  auto prepared = Prepare(request, p.route, std::move(p.raw), *context.state);
+  if (auto* error = std::get_if<GatewayError>(&prepared)) return ToResponse(*error);
+  Prepared& q = std::get<Prepared>(prepared);
+  if (q.endpoint->cache_seconds > 0 && context.cache != nullptr) {
+    if (auto hit = context.cache->Peek(q.cache_key)) {
+      if (memo_key) {
+        context.memo->Remember(*memo_key, context.state, {q.endpoint, q.redact, q.cache_key});
+      }
+      return RespondFromLookup(request, q, *hit);
+    }
+  }
+  return PendingRequest{PendingRequest::Kind::kQuery, std::move(q)};
+}
+
+Response HandlePending(const Request& request, const PendingRequest& pending, Context& context) {
+  switch (pending.kind) {
+    case PendingRequest::Kind::kReady:
       if (context.ready && context.ready()) return JsonStatus(200, "ready");
-      return ErrorResponse(503, "the database is unreachable", {{"reason", "unavailable"}});
-    case Route::Kind::kMetrics: {
+      return ToResponse(MakeError(503, "the database is unreachable", "unavailable"));
+    case PendingRequest::Kind::kMetrics: {
       Response response;
       response.content_type = "text/plain; version=0.0.4; charset=utf-8";
       response.body = context.metrics_text ? context.metrics_text() : std::string();
       return response;
     }
-    default:
+    case PendingRequest::Kind::kQuery:
       break;
   }
-  auto prepared = Prepare(request, p.route, std::move(p.raw), *context.state);
-  if (auto* response = std::get_if<Response>(&prepared)) return std::move(*response);
-  return RunPrepared(request, std::get<Prepared>(prepared), context);
+  return RunPrepared(request, pending.query, context);
+}
+
+Response Handle(const Request& request, Context& context) {
+  FastOutcome fast = HandleFast(request, context);
+  if (auto* response = std::get_if<Response>(&fast)) return std::move(*response);
+  return HandlePending(request, std::get<PendingRequest>(fast), context);
 }
 
 void FinishResponse(const Request& request, Response& response) {

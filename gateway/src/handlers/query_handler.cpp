@@ -42,40 +42,50 @@ std::string CacheKey(const EndpointDef& e, const ValidatedParams& p, bool redact
   return key;
 }
 
-std::variant<Prepared, Response> PrepareQuery(const Request& request, const Route& route,
-                                              RawParams raw, const GatewayState& state) {
+// An error about a known endpoint: the access log names it.
+GatewayError About(const EndpointDef& endpoint, GatewayError error) {
+  error.endpoint = endpoint.name;
+  return error;
+}
+
+std::variant<Prepared, GatewayError> PrepareQuery(const Request& request, const Route& route,
+                                                  RawParams raw, const GatewayState& state) {
   std::optional<std::string> api_key_param;
   if (auto it = raw.find("api_key"); it != raw.end()) api_key_param = it->second;
   std::string token = ExtractToken(request, api_key_param ? &*api_key_param : nullptr);
-  if (token.empty()) return ErrorResponse(401, "missing API key", {{"reason", "unauthorized"}});
+  if (token.empty()) return MakeError(401, "missing API key", "unauthorized");
   const ApiKey* key = FindApiKey(state.config.api_keys, token);
-  if (key == nullptr) return ErrorResponse(401, "invalid API key", {{"reason", "unauthorized"}});
+  if (key == nullptr) return MakeError(401, "invalid API key", "unauthorized");
   const EndpointDef* endpoint = FindEndpoint(state, route);
   if (endpoint == nullptr) {
-    return ErrorResponse(404, "no endpoint named " + route.endpoint, {{"reason", "not_found"}});
+    return MakeError(404, "no endpoint named " + route.endpoint, "not_found");
   }
   if (!KeyAllows(*key, *endpoint)) {
-    return ErrorResponse(403, "this API key may not run endpoint " + endpoint->name,
-                         {{"reason", "forbidden"}});
+    return About(*endpoint, MakeError(403, "this API key may not run endpoint " + endpoint->name,
+                                      "forbidden"));
   }
   bool query_has_consumer = raw.contains("sql") || raw.contains("lql");
   bool body_params = request.method == "POST" || (endpoint->sandbox && !query_has_consumer);
   if (body_params && request.body.find_first_not_of(" \t\r\n") != std::string::npos) {
     if (auto error = MergeJsonBody(request.body, &raw)) {
-      return ErrorResponse(400, *error, {{"reason", "invalid_body"}});
+      return About(*endpoint, MakeError(400, *error, "invalid_body"));
     }
   }
   auto validated = ValidateParams(*endpoint, raw);
-  if (auto* error = std::get_if<Response>(&validated)) return std::move(*error);
+  if (auto* error = std::get_if<GatewayError>(&validated)) {
+    return About(*endpoint, std::move(*error));
+  }
   Prepared prepared;
   prepared.endpoint = endpoint;
+  prepared.api_key = key->name;
   prepared.params = std::move(std::get<ValidatedParams>(validated));
   if (!endpoint->sandbox && (prepared.params.sql || prepared.params.lql)) {
     const bool sql = prepared.params.sql.has_value();
-    return ErrorResponse(400,
-                         SandboxRefusal(*endpoint, sql ? ConsumerQuery::Language::kSql
-                                                       : ConsumerQuery::Language::kLql),
-                         {{"reason", "sandbox_disabled"}, {"parameter", sql ? "sql" : "lql"}});
+    return About(*endpoint,
+                 MakeError(400,
+                           SandboxRefusal(*endpoint, sql ? ConsumerQuery::Language::kSql
+                                                         : ConsumerQuery::Language::kLql),
+                           "sandbox_disabled", {{"parameter", sql ? "sql" : "lql"}}));
   }
   const std::string* redact_header = request.Header(kRedactHeader);
   if (redact_header == nullptr) redact_header = request.Header(kLegacyRedactHeader);
@@ -84,25 +94,45 @@ std::variant<Prepared, Response> PrepareQuery(const Request& request, const Rout
   return prepared;
 }
 
-Response FromQueryFailure(const QueryResult& r, const EndpointDef& e, int timeout_ms) {
+GatewayError FromQueryFailure(const QueryResult& r, const EndpointDef& e, int timeout_ms,
+                              const std::string& sql, Metrics* metrics) {
   switch (r.status) {
     case QueryStatus::kTimeout:
-      return ErrorResponse(504,
-                           "the query of endpoint " + e.name + " timed out after " +
-                               std::to_string(timeout_ms) + " ms",
-                           {{"reason", "timeout"}});
+      return MakeError(504,
+                       "the query of endpoint " + e.name + " timed out after " +
+                           std::to_string(timeout_ms) + " ms",
+                       "timeout");
+    case QueryStatus::kCancelled:
+      // Never sent: the client is gone (or the server is stopping); the log shows it.
+      return MakeError(499, "the client closed the connection before the query finished",
+                       "client_closed");
     case QueryStatus::kUnavailable: {
-      Response response = ErrorResponse(503, "the database is unavailable; retry shortly",
-                                        {{"reason", "unavailable"}});
-      response.AddHeader("Retry-After", "5");
-      return response;
+      GatewayError error =
+          MakeError(503, "the database is unavailable; retry shortly", "unavailable");
+      error.headers.emplace_back("Retry-After", "5");
+      return error;
     }
     case QueryStatus::kBadQuery:
-      return ErrorResponse(400, "the query failed: " + r.message,
-                           {{"reason", "query_error"}, {"sqlstate", r.sqlstate}});
+      return MakeError(400, "the query failed: " + r.message, "query_error",
+                       {{"sqlstate", r.sqlstate}});
+    case QueryStatus::kTooExpensive:
+      return MakeError(400,
+                       "the query exceeds a database resource limit (" + r.message +
+                           "); narrow the time range or simplify the query",
+                       "resource_limit", {{"sqlstate", r.sqlstate}});
+    case QueryStatus::kTranslatorBug:
+      if (metrics != nullptr) metrics->CountTranslatorBug();
+      spdlog::error(
+          "translator bug: PostgreSQL refused the SQL lqe emitted for endpoint {}: {} ({}); SQL: "
+          "{}",
+          e.name, r.message, r.sqlstate, sql);
+      return MakeError(500,
+                       "PostgreSQL refused the SQL lqe translated this query into (" + r.message +
+                           "); this is a bug in lqe, not in your query",
+                       "translator_bug", {{"sqlstate", r.sqlstate}});
     default:
-      return ErrorResponse(500, "the query failed: " + r.message,
-                           {{"reason", "backend_error"}, {"sqlstate", r.sqlstate}});
+      return MakeError(500, "the query failed: " + r.message, "backend_error",
+                       {{"sqlstate", r.sqlstate}});
   }
 }
 
@@ -155,16 +185,17 @@ std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact
 ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact, int gzip_level) {
   auto result = std::make_shared<CachedResult>();
   result->body = RenderBody(t, r.rows, redact);
-  if (gzip_level > 0 && result->body.size() >= 1024)
+  if (gzip_level > 0 && result->body.size() >= 1024) {
     result->gzip_body = Gzip(result->body, gzip_level);
+  }
   result->truncated = r.truncated;
   return result;
 }
 
 }  // namespace
 
-std::variant<Prepared, Response> Prepare(const Request& request, const Route& route, RawParams raw,
-                                         const GatewayState& state) {
+std::variant<Prepared, GatewayError> Prepare(const Request& request, const Route& route,
+                                             RawParams raw, const GatewayState& state) {
   return PrepareQuery(request, route, std::move(raw), state);
 }
 
@@ -186,7 +217,7 @@ Response RespondFromLookup(const Request& request, const Prepared& p, const Cach
   if (const auto* result = std::get_if<ResultPtr>(&lookup.outcome)) {
     response = OkResponse(request, **result);
   } else {
-    response = std::get<Response>(lookup.outcome);
+    response = ToResponse(std::get<GatewayError>(lookup.outcome));
   }
   if (p.endpoint->cache_seconds > 0 && response.status == 200) {
     response.cache_state = CacheStateName(lookup.state);
@@ -201,8 +232,8 @@ namespace {
 
 // The translation to run: the stored one, or the stored query sandboxed with the consumer's
 // sql/lql. On a refusal returns the 400.
-std::variant<std::shared_ptr<const Translation>, Response> ChooseTranslation(const Prepared& p,
-                                                                             Context& context) {
+std::variant<std::shared_ptr<const Translation>, GatewayError> ChooseTranslation(const Prepared& p,
+                                                                                 Context& context) {
   const EndpointDef& e = *p.endpoint;
   if (!p.params.sql && !p.params.lql) return e.translation;
   ConsumerQuery consumer;
@@ -217,15 +248,15 @@ std::variant<std::shared_ptr<const Translation>, Response> ChooseTranslation(con
   TranslateResult result = Translate(e.query, options);
   if (!result.ok()) {
     const Diagnostic& d = result.error();
-    return DiagnosticResponse(d, d.source == DiagSource::kStored ? std::string_view(e.query)
-                                                                 : std::string_view(consumer.text));
+    return DiagnosticError(d, d.source == DiagSource::kStored ? std::string_view(e.query)
+                                                              : std::string_view(consumer.text));
   }
   return std::make_shared<const Translation>(std::move(result.value()));
 }
 
 // Values for $1..$n in order; RE2 patterns converted for Postgres. On a bad pattern, the 400.
-std::variant<std::vector<std::optional<std::string>>, Response> BindArgs(const Translation& t,
-                                                                         const Prepared& p) {
+std::variant<std::vector<std::optional<std::string>>, GatewayError> BindArgs(const Translation& t,
+                                                                             const Prepared& p) {
   std::vector<std::optional<std::string>> args;
   for (const BoundParam& bp : t.params) {
     auto it = p.params.values.find(bp.name);
@@ -233,9 +264,9 @@ std::variant<std::vector<std::optional<std::string>>, Response> BindArgs(const T
     if (value && bp.transform == ParamTransform::kRegexPattern) {
       RegexConversion converted = ConvertRe2ToPosix(*value);
       if (!converted.error.empty()) {
-        return ErrorResponse(
+        return MakeError(
             400, "invalid regular expression in parameter " + bp.name + ": " + converted.error,
-            {{"reason", "invalid_parameter"}, {"parameter", bp.name}});
+            "invalid_parameter", {{"parameter", bp.name}});
       }
       value = converted.pattern;
     }
@@ -244,30 +275,63 @@ std::variant<std::vector<std::optional<std::string>>, Response> BindArgs(const T
   return args;
 }
 
+// The per-key cap on uncached queries: `max_queries_per_key`, or half the pool.
+int QueriesPerKey(const Config& config) {
+  if (config.max_queries_per_key > 0) return config.max_queries_per_key;
+  return std::max(1, config.pool_size / 2);
+}
+
+Response Refuse(const EndpointDef& e, GatewayError error) {
+  error.endpoint = e.name;
+  return ToResponse(error);
+}
+
 }  // namespace
 
 Response RunPrepared(const Request& request, const Prepared& p, Context& context) {
   const EndpointDef& e = *p.endpoint;
   auto chosen = ChooseTranslation(p, context);
-  if (auto* refusal = std::get_if<Response>(&chosen)) return std::move(*refusal);
+  if (auto* refusal = std::get_if<GatewayError>(&chosen)) return Refuse(e, std::move(*refusal));
   auto translation = std::get<std::shared_ptr<const Translation>>(chosen);
-  if (!translation) return ErrorResponse(500, "endpoint " + e.name + " has no translated query");
+  if (!translation) {
+    return Refuse(e, MakeError(500, "endpoint " + e.name + " has no translated query", "internal"));
+  }
   auto bound = BindArgs(*translation, p);
-  if (auto* error = std::get_if<Response>(&bound)) return std::move(*error);
+  if (auto* error = std::get_if<GatewayError>(&bound)) return Refuse(e, std::move(*error));
   auto args = std::get<std::vector<std::optional<std::string>>>(std::move(bound));
+  int limit = QueriesPerKey(context.state->config);
+  std::optional<KeyLimiter::Slot> slot = context.key_limiter != nullptr
+                                             ? context.key_limiter->TryAcquire(p.api_key, limit)
+                                             : std::nullopt;
+  if (context.key_limiter != nullptr) {
+    if (!slot) {
+      GatewayError busy =
+          MakeError(429,
+                    "API key " + p.api_key + " already has " + std::to_string(limit) +
+                        " queries running; retry when one has finished",
+                    "too_many_queries");
+      busy.headers.emplace_back("Retry-After", "1");
+      return Refuse(e, std::move(busy));
+    }
+  }
   int timeout_ms = context.state->config.statement_timeout_ms;
   // Cached results keep a well-compressed copy for every later hit; an uncached one is
   // compressed quickly, and only for a client that asked.
   bool cached = e.cache_seconds > 0 && context.cache != nullptr;
   int gzip_level = cached ? 6 : (AcceptsGzip(request) ? 1 : 0);
+  // A cached result is shared with other callers and the warmer: only shutdown cancels it. An
+  // uncached one is this caller's alone and stops when the caller hangs up.
+  std::shared_ptr<QueryCancel> cancel = cached ? context.shared_cancel : context.cancel;
   // The loader may outlive this request (the warmer keeps it): it holds the snapshot that owns
   // the endpoint, never references to the request.
   Loader loader = [translation, args = std::move(args), run_query = context.run_query,
                    metrics = context.metrics, state = context.state, &e, timeout_ms,
-                   redact = p.redact, gzip_level]() -> LoadOutcome {
-    QueryResult r = run_query(translation->pg_sql, args, e.max_rows);
+                   redact = p.redact, gzip_level, cancel]() -> LoadOutcome {
+    QueryResult r = run_query(translation->pg_sql, args, e.max_rows, cancel.get());
     if (metrics != nullptr) metrics->QueryTime().Observe(r.seconds);
-    if (r.status != QueryStatus::kOk) return FromQueryFailure(r, e, timeout_ms);
+    if (r.status != QueryStatus::kOk) {
+      return FromQueryFailure(r, e, timeout_ms, translation->pg_sql, metrics);
+    }
     return RenderResult(*translation, r, redact, gzip_level);
   };
   if (!cached) {

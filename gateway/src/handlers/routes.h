@@ -1,9 +1,10 @@
-// Internals shared by the handlers: route matching and the prepared form of a query request.
+// Internals shared by the handlers: route matching and the steps of a query request.
 #pragma once
 
 #include <string>
 #include <variant>
 
+#include "lqe/gateway/errors.h"
 #include "lqe/gateway/handler.h"
 #include "lqe/gateway/params.h"
 
@@ -19,17 +20,11 @@ struct Route {
 
 Route MatchRoute(std::string_view path);
 
-// A query request that passed auth and validation.
-struct Prepared {
-  const EndpointDef* endpoint = nullptr;
-  ValidatedParams params;
-  bool redact = false;
-  std::string cache_key;
-};
-
-std::variant<Prepared, Response> Prepare(const Request& request, const Route& route, RawParams raw,
-                                         const GatewayState& state);
+// Auth, endpoint lookup and parameter validation of a query request.
+std::variant<Prepared, GatewayError> Prepare(const Request& request, const Route& route,
+                                             RawParams raw, const GatewayState& state);
 Response RespondFromLookup(const Request& request, const Prepared& p, const CacheLookup& lookup);
+// Runs (or single-flights through the cache) a prepared query; blocks on Postgres.
 Response RunPrepared(const Request& request, const Prepared& p, Context& context);
 
 }  // namespace lqe::gateway

@@ -16,14 +16,22 @@ std::string_view StatusName(int status) {
       return "NOT_FOUND";
     case 405:
       return "METHOD_NOT_ALLOWED";
+    case 408:
+      return "REQUEST_TIMEOUT";
     case 413:
       return "PAYLOAD_TOO_LARGE";
     case 414:
       return "URI_TOO_LONG";
+    case 499:
+      return "CLIENT_CLOSED";
+    case 429:
+      return "RESOURCE_EXHAUSTED";
     case 431:
       return "REQUEST_HEADER_FIELDS_TOO_LARGE";
     case 500:
       return "INTERNAL";
+    case 501:
+      return "NOT_IMPLEMENTED";
     case 503:
       return "UNAVAILABLE";
     case 504:
@@ -44,22 +52,50 @@ std::string ErrorBody(int status, std::string_view message, const boost::json::o
   return boost::json::serialize(root);
 }
 
-Response ErrorResponse(int status, std::string_view message, boost::json::object extra) {
+GatewayError MakeError(int status, std::string message, std::string reason,
+                       boost::json::object details) {
+  GatewayError error;
+  error.status = status;
+  error.message = std::move(message);
+  error.reason = std::move(reason);
+  error.details = std::move(details);
+  return error;
+}
+
+Response ToResponse(const GatewayError& error) {
+  boost::json::object extra;
+  if (!error.reason.empty()) extra["reason"] = error.reason;
+  for (const auto& item : error.details) extra[item.key()] = item.value();
   Response response;
-  response.status = status;
-  response.body = ErrorBody(status, message, extra);
+  response.status = error.status;
+  response.body = ErrorBody(error.status, error.message, extra);
+  response.reason = error.reason;
+  response.endpoint_name = error.endpoint;
+  for (const auto& [name, value] : error.headers) response.AddHeader(name, value);
   return response;
 }
 
-Response DiagnosticResponse(const Diagnostic& diag, std::string_view text) {
+Response ErrorResponse(int status, std::string_view message, boost::json::object extra) {
+  GatewayError error;
+  error.status = status;
+  error.message = std::string(message);
+  if (auto* reason = extra.if_contains("reason"); reason != nullptr && reason->is_string()) {
+    error.reason = std::string(reason->get_string());
+    extra.erase("reason");
+  }
+  error.details = std::move(extra);
+  return ToResponse(error);
+}
+
+GatewayError DiagnosticError(const Diagnostic& diag, std::string_view text) {
   LineColumn position = LocateOffset(text, diag.offset);
-  boost::json::object extra;
-  extra["reason"] = DiagCodeName(diag.code);
-  extra["source"] = DiagSourceName(diag.source);
-  extra["line"] = position.line;
-  extra["column"] = position.column;
-  if (!diag.hint.empty()) extra["hint"] = diag.hint;
-  return ErrorResponse(400, RenderOneLine(diag, text), std::move(extra));
+  boost::json::object details;
+  details["source"] = DiagSourceName(diag.source);
+  details["line"] = position.line;
+  details["column"] = position.column;
+  if (!diag.hint.empty()) details["hint"] = diag.hint;
+  return MakeError(400, RenderOneLine(diag, text), std::string(DiagCodeName(diag.code)),
+                   std::move(details));
 }
 
 }  // namespace lqe::gateway

@@ -3,6 +3,8 @@
 #include "lqe/gateway/server.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -10,6 +12,7 @@
 #include <thread>
 
 #include "http/session.h"
+#include "http/wire.h"
 #include "lqe/gateway/errors.h"
 
 namespace lqe::gateway {
@@ -32,6 +35,14 @@ Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
   s.io_threads = c.io_threads > 0
                      ? c.io_threads
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  s.cancels.Add(s.shared_cancel);
+  // Every connection is a file descriptor; leave room for the pools, the log and the listener.
+  rlimit files{};
+  int budget = 1 << 20;
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY) {
+    budget = static_cast<int>(std::min<rlim_t>(files.rlim_cur, 1 << 20)) - 2 * c.pool_size - 32;
+  }
+  s.fd_budget = std::max(1, budget);
   s.state = std::move(state);
 }
 
@@ -83,10 +94,43 @@ int Server::Run(bool handle_signals) {
     keep_alive.push_back(asio::make_work_guard(*s.extra_loops.back()));
   }
   std::vector<std::thread> threads;
-  for (auto& loop : s.extra_loops) threads.emplace_back([&loop] { loop->run(); });
-  s.ioc.run();
+  for (auto& loop : s.extra_loops) {
+    threads.emplace_back([&loop] {
+      for (;;) {
+        try {
+          loop->run();
+          return;
+        } catch (const std::exception& e) {
+          spdlog::error("event loop: unexpected error, continuing: {}", e.what());
+        }
+      }
+    });
+  }
+  // A handler that throws must not end the process: log it and keep serving.
+  for (;;) {
+    try {
+      s.ioc.run();
+      break;
+    } catch (const std::exception& e) {
+      spdlog::error("event loop: unexpected error, continuing: {}", e.what());
+    }
+  }
   keep_alive.clear();
   for (auto& t : threads) t.join();
+  if (s.stopping.load()) {
+    // Past the grace deadline: keep cancelling whatever still runs until the workers are done
+    // (a cancel that reaches a backend between protocol messages is dropped).
+    std::atomic<bool> joined{false};
+    std::thread canceller([&] {
+      while (!joined.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (!joined.load()) s.cancels.CancelAll();
+      }
+    });
+    s.workers->join();
+    joined = true;
+    canceller.join();
+  }
   s.workers->join();
   spdlog::info("lqe stopped");
   return 0;
@@ -164,11 +208,15 @@ Context Server::Impl::MakeContext() {
   // Raw pointers are enough: the context and any loader built from it hold the snapshot that
   // owns the pool.
   PgPool* p = context.state->pool.get();
-  context.run_query =
-      [p, timeout](const std::string& sql, const std::vector<std::optional<std::string>>& params,
-                   int max_rows) { return RunQuery(*p, sql, params, max_rows, timeout); };
+  context.run_query = [p, timeout](const std::string& sql,
+                                   const std::vector<std::optional<std::string>>& params,
+                                   int max_rows, QueryCancel* cancel) {
+    return RunQuery(*p, sql, params, max_rows, timeout, cancel);
+  };
+  context.shared_cancel = shared_cancel;
+  context.key_limiter = &key_limiter;
   context.ready = [p] {
-    QueryResult r = RunQuery(*p, "SELECT 1", {}, -1, 2000);
+    QueryResult r = RunQuery(*p, "SELECT 1", {}, -1, 2000, nullptr);
     return r.status == QueryStatus::kOk;
   };
   context.metrics_text = [this, p] {
@@ -218,6 +266,8 @@ void Server::Impl::WaitForInFlight() {
     if (in_flight.load() != 0) {
       spdlog::warn("shutdown: {} requests still running at the deadline", in_flight.load());
     }
+    // Whatever still runs in Postgres is cancelled, so the worker threads return at once.
+    cancels.CancelAll();
     StopLoops();
     return;
   }
@@ -236,16 +286,61 @@ asio::io_context& Server::Impl::NextLoop() {
   return index == 0 ? ioc : *extra_loops[index - 1];
 }
 
+void Server::Impl::RefuseConnection(tcp::socket& socket) {
+  Response response = ErrorResponse(503, "the server has too many open connections; retry shortly",
+                                    {{"reason", "too_many_connections"}});
+  response.AddHeader("Retry-After", "1");
+  std::string bytes = SerializeHead(response, 11, false) + response.body;
+  // Best effort: a fresh socket's send buffer takes these few hundred bytes at once.
+  [[maybe_unused]] ssize_t sent =
+      ::send(socket.native_handle(), bytes.data(), bytes.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+  boost::system::error_code ignored;
+  socket.shutdown(tcp::socket::shutdown_both, ignored);
+  socket.close(ignored);
+}
+
+void Server::Impl::LogAcceptFailure(const boost::system::error_code& ec) {
+  metrics->CountAcceptFailure();
+  auto now = std::chrono::steady_clock::now();
+  if (now - last_accept_log < std::chrono::seconds(1)) {
+    ++accept_failures_unlogged;
+    return;
+  }
+  spdlog::warn("accept failed: {} ({} more failures since the last report)", ec.message(),
+               accept_failures_unlogged);
+  accept_failures_unlogged = 0;
+  last_accept_log = now;
+}
+
 asio::awaitable<void> Server::Impl::Accept() {
+  auto backoff = std::chrono::milliseconds(0);
   for (;;) {
     boost::system::error_code ec;
     tcp::socket socket =
         co_await acceptor.async_accept(NextLoop(), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       if (stopping.load() || ec == asio::error::operation_aborted) co_return;
-      spdlog::warn("accept failed: {}", ec.message());
+      LogAcceptFailure(ec);
+      // Out of descriptors or memory: the pending connection stays queued and accept() would
+      // fail again at once. Wait (10 ms doubling to 1 s) while existing connections are served.
+      if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
+          ec == asio::error::no_memory || ec.value() == ENFILE) {
+        backoff = std::min<std::chrono::milliseconds>(
+            std::chrono::milliseconds(1000),
+            std::max<std::chrono::milliseconds>(std::chrono::milliseconds(10), backoff * 2));
+        accept_backoff.expires_after(backoff);
+        co_await accept_backoff.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      }
       continue;
     }
+    backoff = std::chrono::milliseconds(0);
+    int cap = std::min(CurrentState()->config.max_connections, fd_budget);
+    if (metrics->OpenConnections().load() >= cap) {
+      metrics->CountRefusedConnection();
+      RefuseConnection(socket);
+      continue;
+    }
+    metrics->OpenConnections().fetch_add(1);
     auto executor = socket.get_executor();
     asio::co_spawn(executor, RunSession(*this, std::move(socket)), asio::detached);
   }

@@ -1,13 +1,17 @@
 // One connection: read a request with size limits and timeouts, answer it (fast path inline,
-// otherwise on a worker thread), write, repeat while keep-alive.
+// otherwise on a worker thread while watching for the client hanging up), write, repeat while
+// keep-alive. Nothing a client sends ends more than its own connection.
 #include "http/session.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <array>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cerrno>
 
+#include "http/request_parser.h"
 #include "http/wire.h"
 #include "lqe/ascii.h"
 #include "lqe/gateway/errors.h"
@@ -18,21 +22,6 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-
-Request ToRequest(const http::request<http::string_body>& message, std::size_t* header_bytes) {
-  Request request;
-  request.method = std::string(message.method_string());
-  request.target = std::string(message.target());
-  *header_bytes = 0;
-  for (const auto& field : message) {
-    std::string name(field.name_string());
-    for (char& c : name) c = ascii::ToLower(c);
-    *header_bytes += name.size() + field.value().size() + 4;
-    request.headers[std::move(name)] = std::string(field.value());
-  }
-  request.body = message.body();
-  return request;
-}
 
 // Writes the head and the body in one gather write.
 asio::awaitable<boost::system::error_code> WriteResponse(beast::tcp_stream& stream,
@@ -45,11 +34,32 @@ asio::awaitable<boost::system::error_code> WriteResponse(beast::tcp_stream& stre
   co_return ec;
 }
 
-// A bare error for requests that never reached a handler (limits, parse errors).
-asio::awaitable<void> WriteEarlyError(beast::tcp_stream& stream, int status, std::string message) {
-  Response response = ErrorResponse(status, message);
-  Request none;
-  FinishResponse(none, response);
+void Record(Server::Impl& server, const GatewayState& state, std::string_view method,
+            std::string_view target, const Response& response, double seconds) {
+  server.metrics->Latency().Observe(seconds);
+  auto m = state.endpoint_metrics.find(response.endpoint_name);
+  (m == state.endpoint_metrics.end() ? server.metrics->Other() : *m->second).Count(response.status);
+  if (!state.config.access_log) return;
+  std::string_view path = target.substr(0, target.find('?'));  // may hold api_key or SQL
+  if (path.size() > 200) path = path.substr(0, 200);
+  // 4xx and 5xx lines name why, so a caller's mistakes can be told from lqe's.
+  spdlog::info("{} {} {} {:.1f}ms cache={} endpoint={}{}{}", method.empty() ? "-" : method,
+               path.empty() ? "-" : path, response.status, seconds * 1000,
+               response.cache_state.empty() ? "-" : response.cache_state,
+               response.endpoint_name.empty() ? "-" : response.endpoint_name,
+               response.status >= 400 ? " reason=" : "",
+               response.status >= 400 ? (response.reason.empty() ? "-" : response.reason) : "");
+}
+
+// A bare error for requests that never reached a handler (limits, parse errors); the
+// connection closes after it.
+asio::awaitable<void> WriteEarlyError(Server::Impl& server, const GatewayState& state,
+                                      beast::tcp_stream& stream, RequestParser& parser,
+                                      const GatewayError& error) {
+  Response response = ToResponse(error);
+  FinishResponse(parser.GetRequest(), response);
+  Record(server, state, parser.GetRequest().method, parser.GetRequest().target, response, 0);
+  stream.expires_after(std::chrono::milliseconds(state.config.write_timeout_ms));
   co_await WriteResponse(stream, response, 11, false);
 }
 
@@ -67,96 +77,145 @@ bool StartLineTooLong(const beast::flat_buffer& buffer) {
   return true;
 }
 
-}  // namespace
-
-namespace {
-
-// Answers one parsed request: limits, then the non-blocking fast path, else a worker thread.
-asio::awaitable<Response> Answer(Server::Impl& server, const GatewayState& state, Request& request,
-                                 std::size_t header_bytes) {
-  const Config& config = state.config;
-  if (request.target.size() > config.max_url_bytes) {
-    co_return ErrorResponse(414, "the request URL is too long");
+// Reads one request; on a limit or parse error answers it and returns false, as it does when
+// the client closed or went quiet (the stream's timeout has closed the socket then: no 408).
+asio::awaitable<bool> ReadRequest(Server::Impl& server, const GatewayState& state,
+                                  beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                  RequestParser& parser) {
+  stream.expires_after(std::chrono::milliseconds(state.config.read_timeout_ms));
+  boost::system::error_code ec;
+  co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+  if (!ec) co_return true;
+  std::optional<GatewayError> error;
+  if (const auto& rejection = parser.GetRejection()) {
+    error = MakeError(rejection->status, rejection->message, rejection->reason);
+  } else if (ec == http::error::header_limit) {
+    error = StartLineTooLong(buffer)
+                ? MakeError(414, "the request URL is too long", "url_too_long")
+                : MakeError(431, "the request headers are too large", "headers_too_large");
+  } else if (ec == http::error::body_limit) {
+    error = MakeError(413, "the request body is too large", "body_too_large");
+  } else if (ec != http::error::end_of_stream && ec != http::error::partial_message &&
+             ec.category() == http::make_error_code(http::error::bad_target).category()) {
+    error = MakeError(400, "malformed HTTP request (" + ec.message() + ")", "bad_request");
   }
-  if (header_bytes > config.max_header_bytes) {
-    co_return ErrorResponse(431, "the request headers are too large");
+  if (error) {
+    co_await WriteEarlyError(server, state, stream, parser, *error);
   }
+  co_return false;
+}
+
+// Cancels the query and repeats every 100 ms while it still runs (a cancel that reaches the
+// backend between protocol messages is dropped), until the session stops watching.
+void KeepCancelling(const asio::any_io_executor& executor, std::shared_ptr<QueryCancel> cancel,
+                    std::shared_ptr<bool> watching) {
+  cancel->Cancel();
+  auto timer = std::make_shared<asio::steady_timer>(executor, std::chrono::milliseconds(100));
+  timer->async_wait([executor, timer, cancel = std::move(cancel),
+                     watching = std::move(watching)](const boost::system::error_code& ec) {
+    if (ec || !*watching || !cancel->Running()) return;
+    KeepCancelling(executor, cancel, watching);
+  });
+}
+
+// While a worker runs the request, a readable socket with nothing to read means the client
+// hung up: cancel its query. Data (a pipelined next request) means it is still there.
+void WatchForHangUp(asio::ip::tcp::socket& socket, std::shared_ptr<QueryCancel> cancel,
+                    std::shared_ptr<bool> watching) {
+  socket.async_wait(asio::ip::tcp::socket::wait_read,
+                    [&socket, cancel = std::move(cancel),
+                     watching = std::move(watching)](const boost::system::error_code& ec) {
+                      if (ec || !*watching) return;
+                      char byte = 0;
+                      ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+                      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+                        KeepCancelling(socket.get_executor(), cancel, watching);
+                      }
+                    });
+}
+
+// Answers one parsed request: the non-blocking fast path inline, else a worker thread.
+asio::awaitable<Response> Answer(Server::Impl& server, beast::tcp_stream& stream,
+                                 const Request& request) {
   Context context = server.MakeContext();
-  if (auto fast = HandleFast(request, context)) co_return std::move(*fast);
+  FastOutcome fast = HandleFast(request, context);
+  if (auto* response = std::get_if<Response>(&fast)) co_return std::move(*response);
+  const PendingRequest pending = std::get<PendingRequest>(std::move(fast));
+  context.cancel = std::make_shared<QueryCancel>();
+  server.cancels.Add(context.cancel);
+  auto watching = std::make_shared<bool>(true);
+  WatchForHangUp(stream.socket(), context.cancel, watching);
+  struct StopWatching {
+    Server::Impl& server;
+    beast::tcp_stream& stream;
+    std::shared_ptr<bool> watching;
+    const QueryCancel* cancel;
+    ~StopWatching() {
+      *watching = false;
+      boost::system::error_code ignored;
+      stream.socket().cancel(ignored);
+      server.cancels.Remove(cancel);
+    }
+  } stop{server, stream, watching, context.cancel.get()};
   co_return co_await asio::co_spawn(
       *server.workers,
       [&]() -> asio::awaitable<Response> {
         try {
-          co_return Handle(request, context);
+          co_return HandlePending(request, pending, context);
         } catch (const std::exception& e) {
           spdlog::error("handler failed: {}", e.what());
-          co_return ErrorResponse(500, "internal error");
+          co_return ErrorResponse(500, "internal error", {{"reason", "internal"}});
         }
       },
       asio::use_awaitable);
 }
 
-void Record(Server::Impl& server, const GatewayState& state, const Request& request,
-            const Response& response, double seconds) {
-  server.metrics->Latency().Observe(seconds);
-  auto m = state.endpoint_metrics.find(response.endpoint_name);
-  (m == state.endpoint_metrics.end() ? server.metrics->Other() : *m->second).Count(response.status);
-  if (!state.config.access_log) return;
-  std::string_view path(request.target);
-  path = path.substr(0, path.find('?'));  // the query string may hold api_key or SQL
-  spdlog::info("{} {} {} {:.1f}ms cache={} endpoint={}", request.method, path, response.status,
-               seconds * 1000, response.cache_state.empty() ? "-" : response.cache_state,
-               response.endpoint_name.empty() ? "-" : response.endpoint_name);
+RequestLimits LimitsOf(const Config& config) {
+  RequestLimits limits;
+  limits.max_url_bytes = config.max_url_bytes;
+  limits.max_header_bytes = config.max_header_bytes;
+  limits.max_body_bytes = config.max_body_bytes;
+  return limits;
 }
 
-// Reads one request; on a limit or parse error writes the error and returns false.
-asio::awaitable<bool> ReadRequest(beast::tcp_stream& stream, beast::flat_buffer& buffer,
-                                  const Config& config,
-                                  http::request_parser<http::string_body>& parser) {
-  parser.header_limit(
-      static_cast<std::uint32_t>(config.max_header_bytes + config.max_url_bytes + 1024));
-  parser.body_limit(config.max_body_bytes);
-  stream.expires_after(std::chrono::milliseconds(config.read_timeout_ms));
-  boost::system::error_code ec;
-  co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
-  if (!ec) co_return true;
-  if (ec == http::error::header_limit) {
-    bool url = StartLineTooLong(buffer);
-    co_await WriteEarlyError(
-        stream, url ? 414 : 431,
-        url ? "the request URL is too long" : "the request headers are too large");
-  } else if (ec == http::error::body_limit) {
-    co_await WriteEarlyError(stream, 413, "the request body is too large");
-  } else if (ec != http::error::end_of_stream &&
-             ec.category() == http::make_error_code(http::error::bad_target).category()) {
-    co_await WriteEarlyError(stream, 400, "malformed HTTP request");
+asio::awaitable<void> Serve(Server::Impl& server, beast::tcp_stream& stream) {
+  beast::flat_buffer buffer;
+  for (;;) {
+    auto state = server.CurrentState();
+    RequestParser parser(LimitsOf(state->config));
+    if (!co_await ReadRequest(server, *state, stream, buffer, parser)) break;
+    auto start = std::chrono::steady_clock::now();
+    server.in_flight.fetch_add(1);
+    struct InFlight {
+      std::atomic<int>& count;
+      ~InFlight() { count.fetch_sub(1); }  // after the write: shutdown waits for the bytes too
+    } in_flight{server.in_flight};
+    const Request& request = parser.GetRequest();
+    Response response = co_await Answer(server, stream, request);
+    FinishResponse(request, response);
+    Record(server, *state, request.method, request.target, response,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (response.status == 499) break;  // the client is gone
+    bool keep_alive = parser.keep_alive() && !server.stopping.load();
+    stream.expires_after(std::chrono::milliseconds(state->config.write_timeout_ms));
+    auto ec = co_await WriteResponse(stream, response, parser.Version(), keep_alive);
+    if (ec || !keep_alive) break;
   }
-  co_return false;
 }
 
 }  // namespace
 
 asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket socket) {
+  struct Open {
+    std::atomic<int>& count;
+    ~Open() { count.fetch_sub(1); }
+  } open{server.metrics->OpenConnections()};  // counted up by the acceptor
   beast::tcp_stream stream(std::move(socket));
-  beast::flat_buffer buffer;
-  for (;;) {
-    auto state = server.CurrentState();
-    http::request_parser<http::string_body> parser;
-    if (!co_await ReadRequest(stream, buffer, state->config, parser)) break;
-    auto start = std::chrono::steady_clock::now();
-    server.in_flight.fetch_add(1);
-    const auto& message = parser.get();
-    std::size_t header_bytes = 0;
-    Request request = ToRequest(message, &header_bytes);
-    Response response = co_await Answer(server, *state, request, header_bytes);
-    FinishResponse(request, response);
-    Record(server, *state, request, response,
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    bool keep_alive = message.keep_alive() && !server.stopping.load();
-    stream.expires_after(std::chrono::milliseconds(state->config.write_timeout_ms));
-    auto ec = co_await WriteResponse(stream, response, message.version(), keep_alive);
-    server.in_flight.fetch_sub(1);  // after the write, so shutdown waits for the bytes too
-    if (ec || !keep_alive) break;
+  try {
+    co_await Serve(server, stream);
+  } catch (const std::exception& e) {
+    // A bug must cost one connection, never the process.
+    spdlog::error("connection closed after an unexpected error: {}", e.what());
   }
   boost::system::error_code ignored;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "lqe/gateway/clock.h"
+#include "lqe/gateway/key_limiter.h"
+#include "lqe/gateway/query_cancel.h"
 #include "lqe/gateway/server.h"
 
 namespace lqe::gateway {
@@ -25,6 +27,16 @@ struct Server::Impl {
   std::shared_ptr<const GatewayState> state;
   std::atomic<std::uint64_t> generation{1};
 
+  // Declared before the event loops: session coroutines still suspended when a loop is
+  // destroyed unwind into these.
+  std::atomic<bool> stopping{false};
+  std::atomic<int> in_flight{0};
+  // Queries to cancel at the shutdown deadline: each waiting request's token, and the one
+  // shared by cache fills and warming.
+  CancelRegistry cancels;
+  std::shared_ptr<QueryCancel> shared_cancel = std::make_shared<QueryCancel>();
+  KeyLimiter key_limiter;
+
   // One event loop per I/O thread: a connection lives on one loop for its whole life, so its
   // reads, writes and timers never wake another thread (the shared-loop design spent most of
   // its time in cross-thread wake-ups). `ioc` is loop 0; it also owns the acceptor, signals and
@@ -36,9 +48,13 @@ struct Server::Impl {
   boost::asio::signal_set signals{ioc};
   boost::asio::steady_timer warm_timer{ioc};
   boost::asio::steady_timer shutdown_timer{ioc};
-  std::atomic<bool> stopping{false};
-  std::atomic<int> in_flight{0};
   std::chrono::steady_clock::time_point shutdown_deadline;
+
+  // Connections beyond this are refused at once; below RLIMIT_NOFILE so accept() keeps working.
+  int fd_budget = 0;
+  boost::asio::steady_timer accept_backoff{ioc};
+  std::chrono::steady_clock::time_point last_accept_log;
+  std::uint64_t accept_failures_unlogged = 0;
 
   std::string Reload();
   std::shared_ptr<const GatewayState> CurrentState();
@@ -50,6 +66,10 @@ struct Server::Impl {
   void StopLoops();
   boost::asio::io_context& NextLoop();
   boost::asio::awaitable<void> Accept();
+  // Sends a canned 503 to a connection over the cap and closes it, without blocking.
+  void RefuseConnection(boost::asio::ip::tcp::socket& socket);
+  // Logs an accept() failure at most once a second, with how many were not logged.
+  void LogAcceptFailure(const boost::system::error_code& ec);
 };
 
 boost::asio::awaitable<void> RunSession(Server::Impl& server, boost::asio::ip::tcp::socket socket);

@@ -11,6 +11,7 @@
 #include "lqe/ascii.h"
 #include "lqe/gateway/errors.h"
 #include "lqe/gateway/render.h"
+#include "params/text_check.h"
 
 namespace lqe::gateway {
 namespace {
@@ -126,37 +127,48 @@ std::optional<std::string> NormaliseValue(const ParamDef& def, std::string_view 
   return fail();
 }
 
-std::variant<ValidatedParams, Response> ValidateParams(const EndpointDef& endpoint,
-                                                       const RawParams& raw) {
+std::variant<ValidatedParams, GatewayError> ValidateParams(const EndpointDef& endpoint,
+                                                           const RawParams& raw) {
   ValidatedParams out;
+  for (const auto& [name, value] : raw) {
+    if (auto problem = CheckParamText(name)) {
+      return MakeError(400, "a parameter name " + *problem, "invalid_parameter");
+    }
+    if (auto problem = CheckParamText(value)) {
+      return MakeError(400, "parameter " + name + " " + *problem, "invalid_parameter",
+                       {{"parameter", name}});
+    }
+  }
   for (const auto& [name, value] : raw) {
     if (IsReserved(name)) continue;
     if (endpoint.params.find(name) == endpoint.params.end()) {
       std::string declared;
-      for (const auto& [n, def] : endpoint.params)
+      for (const auto& [n, def] : endpoint.params) {
         declared.append(declared.empty() ? "" : ", ").append(n);
+      }
       if (declared.empty()) declared = "none";
-      return ErrorResponse(400, "unknown parameter " + name + " (declared: " + declared + ")",
-                           {{"reason", "unknown_parameter"}, {"parameter", name}});
+      std::string message = "unknown parameter ";
+      message.append(name).append(" (declared: ").append(declared).append(")");
+      return MakeError(400, std::move(message), "unknown_parameter", {{"parameter", name}});
     }
   }
   for (const auto& [name, def] : endpoint.params) {
     auto it = raw.find(name);
     if (it == raw.end()) {
       if (def.required) {
-        return ErrorResponse(400, "missing required parameter " + name,
-                             {{"reason", "missing_parameter"}, {"parameter", name}});
+        return MakeError(400, "missing required parameter " + name, "missing_parameter",
+                         {{"parameter", name}});
       }
       out.values[name] = def.default_value;
     } else {
       std::string error;
       auto normalised = NormaliseValue(def, it->second, &error);
       if (!normalised) {
-        return ErrorResponse(400, error, {{"reason", "invalid_parameter"}, {"parameter", name}});
+        return MakeError(400, error, "invalid_parameter", {{"parameter", name}});
       }
       if (def.required && normalised->empty() && def.type != ParamType::kString) {
-        return ErrorResponse(400, "missing required parameter " + name,
-                             {{"reason", "missing_parameter"}, {"parameter", name}});
+        return MakeError(400, "missing required parameter " + name, "missing_parameter",
+                         {{"parameter", name}});
       }
       out.values[name] = std::move(*normalised);
     }

@@ -63,7 +63,8 @@ struct Config {
   int pool_size = 8;
   int statement_timeout_ms = 15000;
   int connect_timeout_ms = 2000;
-  std::string catalogue_file;  // absolute after loading; empty: catalogue from Postgres only
+  int max_queries_per_key = 0;  // uncached queries one API key runs at once; 0: pool_size / 2
+  std::string catalogue_file;   // absolute after loading; empty: catalogue from Postgres only
   std::size_t cache_max_bytes = 256u << 20;
   std::size_t max_header_bytes = 64u << 10;
   std::size_t max_url_bytes = 64u << 10;
@@ -71,6 +72,7 @@ struct Config {
   int read_timeout_ms = 30000;
   int write_timeout_ms = 30000;
   int shutdown_grace_ms = 10000;
+  int max_connections = 4096;  // open client connections; also kept below RLIMIT_NOFILE
   std::string log_level = "info";
   bool access_log = true;
   std::vector<ApiKey> api_keys;

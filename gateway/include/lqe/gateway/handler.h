@@ -8,14 +8,18 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "lqe/catalog.h"
 #include "lqe/gateway/config.h"
 #include "lqe/gateway/hit_memo.h"
 #include "lqe/gateway/http_types.h"
+#include "lqe/gateway/key_limiter.h"
 #include "lqe/gateway/metrics.h"
+#include "lqe/gateway/params.h"
 #include "lqe/gateway/pg_pool.h"
+#include "lqe/gateway/query_cancel.h"
 #include "lqe/gateway/result_cache.h"
 #include "lqe/stored_query_cache.h"
 
@@ -37,9 +41,11 @@ struct GatewayState {
   std::shared_ptr<PgPool> pool;
 };
 
-// Runs SQL with text params, at most max_rows rows (see RunQuery).
-using QueryRunner = std::function<QueryResult(
-    const std::string& sql, const std::vector<std::optional<std::string>>& params, int max_rows)>;
+// Runs SQL with text params, at most max_rows rows, cancellable through `cancel` (may be null;
+// see RunQuery).
+using QueryRunner = std::function<QueryResult(const std::string& sql,
+                                              const std::vector<std::optional<std::string>>& params,
+                                              int max_rows, QueryCancel* cancel)>;
 
 struct Context {
   std::shared_ptr<const GatewayState> state;
@@ -49,17 +55,43 @@ struct Context {
   std::function<std::string()> metrics_text;
   Metrics* metrics = nullptr;
   HitMemo* memo = nullptr;  // the calling thread's; null: no memo
+  // Cancels this request's uncached query when its client goes away (null: never).
+  std::shared_ptr<QueryCancel> cancel;
+  // Cancels queries whose result others share (cache fills and warming) at shutdown only.
+  std::shared_ptr<QueryCancel> shared_cancel;
+  KeyLimiter* key_limiter = nullptr;  // null: no per-key cap
   std::function<std::chrono::system_clock::time_point()> now = [] {
     return std::chrono::system_clock::now();
   };
 };
 
-// Full handling; may block on Postgres.
+// A query request that passed routing, auth and validation.
+struct Prepared {
+  const EndpointDef* endpoint = nullptr;  // owned by the context's state
+  std::string api_key;                    // the key's name, for the per-key query cap
+  ValidatedParams params;
+  bool redact = false;
+  std::string cache_key;
+};
+
+// What the fast path hands a worker thread: a request it already routed, authenticated and
+// validated, whose answer may block (a query that is not a cache hit, /ready, /metrics). The
+// worker finishes it without doing any of that again.
+struct PendingRequest {
+  enum class Kind : std::uint8_t { kQuery, kReady, kMetrics };
+  Kind kind = Kind::kQuery;
+  Prepared query;  // for kQuery
+};
+using FastOutcome = std::variant<Response, PendingRequest>;
+
+// Everything that does not block: routing, CORS, auth, validation, health, cache hits. Returns
+// the response, or the pending request for HandlePending on a worker thread.
+FastOutcome HandleFast(const Request& request, Context& context);
+// The blocking rest; may wait on Postgres.
+Response HandlePending(const Request& request, const PendingRequest& pending, Context& context);
+// Both in turn: full handling of one request.
 Response Handle(const Request& request, Context& context);
-// Answers without blocking (errors, CORS, health, cache hits), or nullopt when Handle must run
-// on a worker thread.
-std::optional<Response> HandleFast(const Request& request, Context& context);
-// Adds CORS headers, and gzip-encodes when the client accepts it.
+// Adds the CORS headers every response carries. (Bodies are gzip-encoded when rendered.)
 void FinishResponse(const Request& request, Response& response);
 
 // Builds a snapshot: loads the config, the catalogue (Postgres and/or catalogue_file) and

@@ -32,6 +32,7 @@ struct Response {
   // For the access log and metrics only; never sent.
   std::string endpoint_name;
   std::string cache_state;
+  std::string reason;  // an error's reason, for the access log
 
   void AddHeader(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));

@@ -15,8 +15,9 @@
 
 namespace lqe::gateway {
 
-inline constexpr std::array<int, 16> kTrackedStatuses = {200, 204, 400, 401, 403, 404, 405, 413,
-                                                         414, 431, 500, 502, 503, 504, 0,   0};
+// The last two slots are not statuses: one spare, and "other" (see EndpointMetrics::Count).
+inline constexpr std::array<int, 18> kTrackedStatuses = {
+    200, 204, 400, 401, 403, 404, 405, 413, 414, 429, 431, 500, 501, 502, 503, 504, 0, 0};
 inline constexpr std::array<double, 12> kLatencyBuckets = {
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0};
 
@@ -39,6 +40,12 @@ class Metrics {
   EndpointMetrics& Other() { return *other_; }
   Histogram& Latency() { return latency_; }
   Histogram& QueryTime() { return query_time_; }
+  // SQL lqe emitted that PostgreSQL refused as malformed (lqe_translator_bugs_total).
+  void CountTranslatorBug() { translator_bugs_.fetch_add(1, std::memory_order_relaxed); }
+  // Connections refused at http.max_connections, and accept() failures (fd exhaustion).
+  void CountRefusedConnection() { refused_connections_.fetch_add(1, std::memory_order_relaxed); }
+  void CountAcceptFailure() { accept_failures_.fetch_add(1, std::memory_order_relaxed); }
+  std::atomic<int>& OpenConnections() { return open_connections_; }
   std::string Render(const CacheStats& cache, int pool_in_use, int pool_size);
 
  private:
@@ -47,6 +54,10 @@ class Metrics {
   std::shared_ptr<EndpointMetrics> other_ = std::make_shared<EndpointMetrics>();
   Histogram latency_;
   Histogram query_time_;
+  std::atomic<std::uint64_t> translator_bugs_{0};
+  std::atomic<std::uint64_t> refused_connections_{0};
+  std::atomic<std::uint64_t> accept_failures_{0};
+  std::atomic<int> open_connections_{0};
 };
 
 }  // namespace lqe::gateway

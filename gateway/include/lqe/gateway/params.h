@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "lqe/gateway/config.h"
+#include "lqe/gateway/errors.h"
 #include "lqe/gateway/http_types.h"
 
 namespace lqe::gateway {
@@ -29,9 +31,10 @@ struct ValidatedParams {
   std::string canonical;  // stable text of the values, for cache keys
 };
 
-// Validates `raw` against `endpoint`. On failure returns the 400 response.
-std::variant<ValidatedParams, Response> ValidateParams(const EndpointDef& endpoint,
-                                                       const RawParams& raw);
+// Validates `raw` against `endpoint`: every name and value passes CheckParamText (valid UTF-8,
+// no NUL, no control character but tab, LF and CR), then the declarations. Returns the 400.
+std::variant<ValidatedParams, GatewayError> ValidateParams(const EndpointDef& endpoint,
+                                                           const RawParams& raw);
 // Checks and normalises one value of a declared type; returns an error message naming what is
 // allowed. Timestamps become YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC).
 std::optional<std::string> NormaliseValue(const ParamDef& def, std::string_view value,

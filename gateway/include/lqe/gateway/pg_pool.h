@@ -15,11 +15,13 @@
 #include <string_view>
 #include <vector>
 
+#include "lqe/gateway/query_cancel.h"
+
 namespace lqe::gateway {
 
 class PgPool {
  public:
-  PgPool(std::string dsn, int size, int connect_timeout_ms);
+  PgPool(const std::string& dsn, int size, int connect_timeout_ms);
   ~PgPool();
   PgPool(const PgPool&) = delete;
   PgPool& operator=(const PgPool&) = delete;
@@ -51,6 +53,9 @@ class PgPool {
   // pqxx::broken_connection when Postgres is unreachable and std::runtime_error when the pool
   // stays exhausted.
   Lease Acquire(std::chrono::milliseconds wait, int timeout_ms);
+  // Closes every idle connection: after one turned out dead (Postgres restarted), the others
+  // opened before it are dead too, and each would fail its next query.
+  void DropIdle();
   int InUse() const;
   int Size() const { return size_; }
 
@@ -86,7 +91,17 @@ class ResultRows {
   std::size_t count_ = 0;
 };
 
-enum class QueryStatus : std::uint8_t { kOk, kTimeout, kUnavailable, kBadQuery, kFailed };
+// How a query ended; each failure maps to one HTTP status (see FromQueryFailure).
+enum class QueryStatus : std::uint8_t {
+  kOk,
+  kTimeout,        // statement_timeout (57014) -> 504
+  kCancelled,      // its QueryCancel fired: the client went away, or shutdown -> not answered
+  kUnavailable,    // connection lost or refused, server shutting down, too many connections -> 503
+  kBadQuery,       // data exceptions (22), cardinality (21000), RAISE (P0001): the caller's -> 400
+  kTooExpensive,   // insufficient resources (53) or program limits (54) -> 400
+  kTranslatorBug,  // syntax/undefined object/feature not supported (42, 0A): lqe's fault -> 500
+  kFailed,         // anything else -> 500
+};
 
 struct QueryResult {
   QueryStatus status = QueryStatus::kOk;
@@ -97,9 +112,14 @@ struct QueryResult {
   double seconds = 0;
 };
 
-// Runs `sql` with text parameters ($1..$n; nullopt = NULL). max_rows < 0: no cap.
+// Runs `sql` with text parameters ($1..$n; nullopt = NULL). max_rows < 0: no cap. A query
+// whose connection turns out lost (Postgres restarted since it was pooled) runs once more on a
+// fresh connection: every query is a read-only statement, so running it again is safe.
+// `cancel` (may be null) cancels the statement from another thread.
 QueryResult RunQuery(PgPool& pool, const std::string& sql,
                      const std::vector<std::optional<std::string>>& params, int max_rows,
-                     int statement_timeout_ms);
+                     int statement_timeout_ms, QueryCancel* cancel = nullptr);
+// The status a SQLSTATE maps to (kOk never).
+QueryStatus ClassifySqlState(std::string_view sqlstate);
 
 }  // namespace lqe::gateway

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "lqe/gateway/clock.h"
+#include "lqe/gateway/errors.h"
 #include "lqe/gateway/http_types.h"
 
 namespace lqe::gateway {
@@ -25,8 +26,8 @@ struct CachedResult {
 };
 using ResultPtr = std::shared_ptr<const CachedResult>;
 
-// What a loader gives back: a result, or the error response to send (never cached).
-using LoadOutcome = std::variant<ResultPtr, Response>;
+// What a loader gives back: a result, or the error to answer with (never cached).
+using LoadOutcome = std::variant<ResultPtr, GatewayError>;
 using Loader = std::function<LoadOutcome()>;
 
 enum class CacheState : std::uint8_t { kMiss, kHit, kStale, kBypass };
