@@ -8,8 +8,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "support/test_database.h"
 
@@ -30,8 +32,9 @@ std::string Quote(const std::string& arg) {
 
 std::string TempPath(const std::string& suffix) {
   static int counter = 0;
-  return "/tmp/lqe_schema_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) +
-         suffix;
+  const std::string name =
+      "lqe_schema_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + suffix;
+  return (std::filesystem::temp_directory_path() / name).string();
 }
 
 }  // namespace
@@ -44,7 +47,7 @@ std::string ReadFile(const std::string& path) {
 }
 
 std::string WriteTempFile(const std::string& text) {
-  const std::string path = TempPath(".ndjson");
+  std::string path = TempPath(".ndjson");
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -67,9 +70,10 @@ CommandResult RunLqe(const std::vector<std::string>& args, const std::string& st
 }
 
 std::string CompactSample(const std::string& source) {
-  const char* dir = std::getenv("LQE_INGEST_SAMPLES");
-  const std::string base = dir != nullptr ? dir : "/work/shared/data/ingest-samples";
-  const std::string text = ReadFile(base + "/" + source + ".json");
+  // The samples are fixtures in the checkout: the tests read nothing outside it.
+  const std::string path = SourcePath("tests/fixtures/ingest-samples/" + source + ".json");
+  const std::string text = ReadFile(path);
+  if (text.empty()) throw std::runtime_error("missing or empty ingest sample " + path);
   return boost::json::serialize(boost::json::parse(text));
 }
 

@@ -16,7 +16,8 @@ struct CommandResult {
 CommandResult RunLqe(const std::vector<std::string>& args, const std::string& stdin_file = "");
 // Writes `text` to a fresh temporary file and returns its path.
 std::string WriteTempFile(const std::string& text);
-// The ingest sample of a source as one compact JSON line (the samples are pretty-printed).
+// The ingest sample of a source (tests/fixtures/ingest-samples/<source>.json) as one compact JSON
+// line (the samples are pretty-printed); throws when the fixture is missing.
 std::string CompactSample(const std::string& source);
 // "20261121" for today (UTC) plus `offset_days`.
 std::string UtcDayTag(int offset_days);
