@@ -127,8 +127,9 @@ std::optional<Response> HandleFast(const Request& request, Context& context) {
   if (q.endpoint->cache_seconds == 0 || context.cache == nullptr) return std::nullopt;
   auto hit = context.cache->Peek(q.cache_key);
   if (!hit) return std::nullopt;
-  if (memo_key)
+  if (memo_key) {
     context.memo->Remember(*memo_key, context.state, {q.endpoint, q.redact, q.cache_key});
+  }
   return RespondFromLookup(request, q, *hit);
 }
 

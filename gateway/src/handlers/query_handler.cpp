@@ -162,8 +162,9 @@ std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact
 ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact, int gzip_level) {
   auto result = std::make_shared<CachedResult>();
   result->body = RenderBody(t, r.rows, redact);
-  if (gzip_level > 0 && result->body.size() >= 1024)
+  if (gzip_level > 0 && result->body.size() >= 1024) {
     result->gzip_body = Gzip(result->body, gzip_level);
+  }
   result->truncated = r.truncated;
   return result;
 }

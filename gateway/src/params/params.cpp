@@ -132,11 +132,13 @@ std::variant<ValidatedParams, Response> ValidateParams(const EndpointDef& endpoi
     if (IsReserved(name)) continue;
     if (endpoint.params.find(name) == endpoint.params.end()) {
       std::string declared;
-      for (const auto& [n, def] : endpoint.params)
+      for (const auto& [n, def] : endpoint.params) {
         declared.append(declared.empty() ? "" : ", ").append(n);
+      }
       if (declared.empty()) declared = "none";
-      return ErrorResponse(400, "unknown parameter " + name + " (declared: " + declared + ")",
-                           {{"reason", "unknown_parameter"}, {"parameter", name}});
+      std::string message = "unknown parameter ";
+      message.append(name).append(" (declared: ").append(declared).append(")");
+      return ErrorResponse(400, message, {{"reason", "unknown_parameter"}, {"parameter", name}});
     }
   }
   for (const auto& [name, def] : endpoint.params) {
