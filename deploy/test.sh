@@ -1,23 +1,44 @@
 #!/usr/bin/env bash
-# The README's second command: installs what is missing, builds, starts a throwaway PostgreSQL 15
-# cluster on a free port in a temp dir, runs every test (unit, integration, fuzz smoke), and
-# stops the cluster even on failure. Exits non-zero on any failure.
+# The README's second command and CI's only step. In order, each step failing the run:
+#  1. installs what is missing (deploy/install-deps.sh --test);
+#  2. gates on the sources: no machine-specific absolute path, clang-format;
+#  3. builds everything (Release, -Werror, tests and benchmarks ON whatever the cache says);
+#  4. clang-tidy on the C++ files changed by the last 10 commits (deploy/lib/check-tidy.sh);
+#  5. starts a throwaway PostgreSQL 15 cluster on a free port in a temp dir;
+#  6. runs every ctest test (unit + integration), refusing to pass on fewer tests than a floor;
+#  7. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
+#     against the same cluster (LQE_SANITIZE_STEP=0 skips this step for a quick local run);
+#  8. the fuzz smoke run (deploy/fuzz.sh).
+# The cluster is stopped even on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 source deploy/lib/pg-cluster.sh
 
-bash deploy/install-deps.sh
+# Golden-file tests rewrite their expectations instead of checking them when this is set.
+unset UPDATE_GOLDEN
 
-# Style gate: every tracked C++ file is clang-formatted (.clang-format at the root).
-unformatted=$(git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: warning' | cut -d: -f1 | sort -u || true)
-if [[ -n $unformatted ]]; then
-  echo "test.sh: files not formatted with clang-format:" >&2
-  echo "$unformatted" >&2
-  exit 1
-fi
+# Fewer registered tests than this means suites went missing (a stale cache, a directory not
+# registered, a failed discovery): the run fails instead of passing on what is left. Raise the
+# floors when adding tests; lower them only when tests are deliberately removed.
+MIN_TESTS=400
+MIN_INTEGRATION_TESTS=75
 
-bash deploy/build.sh
+started=$SECONDS
+step() { echo "test.sh: [$((SECONDS - started))s] $*"; }
+
+step "dependencies"
+bash deploy/install-deps.sh --test
+
+step "gates: machine paths, clang-format"
+bash deploy/lib/check-machine-paths.sh
+bash deploy/lib/check-format.sh
+
+step "build (Release)"
+BUILD_DIR=build bash deploy/build.sh -DLQE_TESTS=ON -DLQE_BENCH=ON -DLQE_SANITIZE=OFF
+
+step "gate: clang-tidy"
+bash deploy/lib/check-tidy.sh build
 
 TMP=$(mktemp -d /tmp/lqe-test.XXXXXX)
 chmod 755 "$TMP"
@@ -31,13 +52,48 @@ PORT=$(pg_free_port)
 pg_cluster_init "$TMP/pg"
 pg_cluster_start "$TMP/pg" "$PORT"
 export LQE_TEST_DSN="postgresql://postgres@127.0.0.1:$PORT/postgres"
-echo "test.sh: throwaway cluster on 127.0.0.1:$PORT"
+step "throwaway cluster on 127.0.0.1:$PORT"
 
-cd build
-ctest --output-on-failure -j"$(nproc)" --timeout 600
-cd "$ROOT"
+# Counts the tests registered in build dir $1 (label $2, or all) as ctest lists them.
+count_tests() {
+  local label_args=()
+  [[ -n ${2:-} ]] && label_args=(-L "^$2\$")
+  (cd "$1" && ctest -N "${label_args[@]}") | sed -n 's/^Total Tests: *//p'
+}
 
-# Fuzz smoke: libFuzzer targets built with clang, each run for a short fixed time.
-if [[ -x deploy/fuzz.sh ]]; then
-  bash deploy/fuzz.sh --seconds "${LQE_FUZZ_SECONDS:-20}"
+# Runs every test of build dir $1 after checking the registered count against the floors.
+run_ctest() {
+  local dir=$1 total integration
+  total=$(count_tests "$dir")
+  integration=$(count_tests "$dir" integration)
+  if ((${total:-0} < MIN_TESTS || ${integration:-0} < MIN_INTEGRATION_TESTS)); then
+    echo "test.sh: $dir registers ${total:-0} tests (${integration:-0} integration);" \
+      "at least $MIN_TESTS ($MIN_INTEGRATION_TESTS integration) expected" >&2
+    exit 1
+  fi
+  step "ctest in $dir: $total tests ($integration integration)"
+  (cd "$dir" && ctest --output-on-failure --no-tests=error -j"$(nproc)" --timeout 600)
+}
+
+run_ctest build
+
+if [[ ${LQE_SANITIZE_STEP:-1} != 0 ]]; then
+  # Every sanitizer report is fatal and exits 86, a status no test expects from lqe itself.
+  export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:exitcode=86:detect_leaks=1:strict_init_order=1:detect_stack_use_after_return=0
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86
+  export LSAN_OPTIONS=exitcode=86
+  step "build (ASan + UBSan) in build-asan"
+  # -O1 with line tables keeps the build and the run fast and the reports readable; asserts on.
+  BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo bash deploy/build.sh -DLQE_SANITIZE=ON \
+    -DLQE_TESTS=ON -DLQE_BENCH=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1"
+  run_ctest build-asan
+  unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+else
+  step "sanitizer step skipped (LQE_SANITIZE_STEP=0)"
 fi
+
+# Fuzz smoke: libFuzzer targets built with clang, each run for a short fixed time. Called with
+# bash so a lost execute bit cannot skip it.
+step "fuzz smoke"
+bash deploy/fuzz.sh --seconds "${LQE_FUZZ_SECONDS:-20}"
+step "all steps passed"

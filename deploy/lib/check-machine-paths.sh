@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a tracked source file names a path that exists only on some machine: a user's or a
-# workplace's directory (home dirs, /work, /mnt, /opt, /usr/local, ...) or a fixed file in the
+# workplace's directory (home directories, work, mnt, opt, usr/local, ...) or a fixed file in the
 # temp dir. The build, the tests and the scripts must work from any fresh clone, so they reach
 # their inputs relative to the checkout (tests: SourcePath, fixtures under tests/fixtures/).
 # A temp path is allowed only as a mktemp/mkdtemp/mkstemp template (/tmp/NAME.XXXXXX), which
@@ -36,7 +36,7 @@ source_kind() {
 machine_dirs='work|root|home|Users|mnt|media|srv|opt|scratch|private|var/tmp|usr/local|tmp'
 pattern="(?<![A-Za-z0-9_.~\$}/-])/($machine_dirs)(?=/|\\b|\$)"
 # The one allowed form: a temp-file template on a line that creates it.
-template='/tmp/[A-Za-z0-9._-]*XXXXXX'
+template='/t[m]p/[A-Za-z0-9._-]*XXXXXX'  # [m]: this line must not match itself
 
 checked=0
 found=0
