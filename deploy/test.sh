@@ -7,7 +7,7 @@
 #  5. starts a throwaway PostgreSQL 15 cluster on a free port in a temp dir;
 #  6. runs every ctest test (unit + integration), refusing to pass on fewer tests than a floor;
 #  7. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
-#     against the same cluster (LQE_SANITIZE_STEP=0 skips this step for a quick local run);
+#     against the same cluster (LQE_SANITIZE_STEP=0 skips this step in a local run, not in CI);
 #  8. the fuzz smoke run (deploy/fuzz.sh).
 # The cluster is stopped even on failure.
 set -euo pipefail
@@ -54,32 +54,16 @@ pg_cluster_start "$TMP/pg" "$PORT"
 export LQE_TEST_DSN="postgresql://postgres@127.0.0.1:$PORT/postgres"
 step "throwaway cluster on 127.0.0.1:$PORT"
 
-# Counts the tests registered in build dir $1 (label $2, or all) as ctest lists them.
-count_tests() {
-  local label_args=()
-  [[ -n ${2:-} ]] && label_args=(-L "^$2\$")
-  (cd "$1" && ctest -N "${label_args[@]}") | sed -n 's/^Total Tests: *//p'
-}
-
-# Runs every test of build dir $1 after checking the registered count against the floors.
 run_ctest() {
-  local dir=$1 total integration
-  total=$(count_tests "$dir")
-  integration=$(count_tests "$dir" integration)
-  if ((${total:-0} < MIN_TESTS || ${integration:-0} < MIN_INTEGRATION_TESTS)); then
-    echo "test.sh: $dir registers ${total:-0} tests (${integration:-0} integration);" \
-      "at least $MIN_TESTS ($MIN_INTEGRATION_TESTS integration) expected" >&2
-    exit 1
-  fi
-  step "ctest in $dir: $total tests ($integration integration)"
-  (cd "$dir" && ctest --output-on-failure --no-tests=error -j"$(nproc)" --timeout 600)
+  step "ctest in $1"
+  bash deploy/lib/run-ctest.sh "$1" "$MIN_TESTS" "$MIN_INTEGRATION_TESTS"
 }
-
 run_ctest build
 
-if [[ ${LQE_SANITIZE_STEP:-1} != 0 ]]; then
+# LQE_SANITIZE_STEP=0 skips the sanitizer step in a local run; CI (CI set) always runs it.
+if [[ -n ${CI:-} || ${LQE_SANITIZE_STEP:-1} != 0 ]]; then
   # Every sanitizer report is fatal and exits 86, a status no test expects from lqe itself.
-  export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:exitcode=86:detect_leaks=1:strict_init_order=1:detect_stack_use_after_return=0
+  export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:exitcode=86:detect_leaks=1
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86
   export LSAN_OPTIONS=exitcode=86
   step "build (ASan + UBSan) in build-asan"

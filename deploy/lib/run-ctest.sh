@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every ctest test of a build dir, after checking that at least MIN tests (MIN_INTEGRATION
+# of them labelled integration) are registered: a stale LQE_TESTS=OFF cache, an unregistered test
+# directory or a failed discovery then fails the run instead of passing on what is left.
+# ctest itself also refuses to pass on zero tests (--no-tests=error).
+# Usage: deploy/lib/run-ctest.sh BUILD_DIR MIN MIN_INTEGRATION
+set -euo pipefail
+BUILD=${1:?usage: run-ctest.sh BUILD_DIR MIN MIN_INTEGRATION}
+MIN=${2:?}
+MIN_INTEGRATION=${3:?}
+cd "$BUILD"
+
+count_tests() {  # tests registered, all or with label $1
+  local label_args=()
+  [[ -n ${1:-} ]] && label_args=(-L "^$1\$")
+  ctest -N "${label_args[@]}" | sed -n 's/^Total Tests: *//p'
+}
+total=$(count_tests)
+integration=$(count_tests integration)
+if ((${total:-0} < MIN || ${integration:-0} < MIN_INTEGRATION)); then
+  echo "run-ctest: $BUILD registers ${total:-0} tests (${integration:-0} integration);" \
+    "at least $MIN ($MIN_INTEGRATION integration) expected" >&2
+  exit 1
+fi
+echo "run-ctest: $BUILD: $total tests ($integration integration)"
+ctest --output-on-failure --no-tests=error -j"$(nproc)" --timeout "${LQE_CTEST_TIMEOUT:-600}"
