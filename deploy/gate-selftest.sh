@@ -37,7 +37,7 @@ without_clang_tools() {
   local bin=$SCRATCH/bin-without-clang-tools
   if [[ ! -d $bin ]]; then
     mkdir -p "$bin"
-    for tool in /usr/bin/* /usr/local/bin/*; do
+    for tool in /usr/bin/*; do
       case "$(basename "$tool")" in clang-format* | clang-tidy*) continue ;; esac
       ln -sf "$tool" "$bin/$(basename "$tool")"
     done
@@ -94,7 +94,7 @@ EOF
 commit_all "plant a clang-tidy finding"
 expect fail "clang-tidy: a statement without braces" env LQE_TIDY_COMMITS=1 \
   bash deploy/lib/check-tidy.sh build
-git -C "$SCRATCH/repo" revert -q --no-edit HEAD
+git -C "$SCRATCH/repo" revert --no-edit HEAD >/dev/null
 expect pass "clang-tidy: the same file clean" env LQE_TIDY_COMMITS=1 \
   bash deploy/lib/check-tidy.sh build
 expect fail "clang-tidy: clang-tidy missing" without_clang_tools env LQE_TIDY_COMMITS=1 \
