@@ -23,4 +23,12 @@ if ((${total:-0} < MIN || ${integration:-0} < MIN_INTEGRATION)); then
   exit 1
 fi
 echo "run-ctest: $BUILD: $total tests ($integration integration)"
-ctest --output-on-failure --no-tests=error -j"$(nproc)" --timeout "${LQE_CTEST_TIMEOUT:-600}"
+# LQE_CTEST_EXCLUDE: a ctest -E regex of tests known to fail in this build, each with its reason
+# where the caller sets it (deploy/test.sh); the floors above still count them as registered.
+exclude=()
+if [[ -n ${LQE_CTEST_EXCLUDE:-} ]]; then
+  exclude=(-E "$LQE_CTEST_EXCLUDE")
+  echo "run-ctest: NOT RUN here (known failures): $LQE_CTEST_EXCLUDE"
+fi
+ctest --output-on-failure --no-tests=error -j"$(nproc)" --timeout "${LQE_CTEST_TIMEOUT:-600}" \
+  "${exclude[@]}"
