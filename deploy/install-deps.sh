@@ -1,23 +1,41 @@
 #!/usr/bin/env bash
-# Installs the Debian packages lqe needs to build, test and run, when any are missing.
+# Installs the Debian packages lqe needs, when any are missing: to build and run it by default,
+# plus what the tests and gates need with --test, plus the load-test tools with --bench.
 # Everything comes from Debian's archive; nothing is downloaded from anywhere else.
 set -euo pipefail
 
+# What building and running lqe needs (deploy/quickstart.sh installs only these).
 BUILD_PACKAGES=(
   build-essential cmake pkg-config ccache
   libpqxx-dev libpq-dev
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-system1.81-dev
   libyaml-cpp-dev libspdlog-dev libfmt-dev libdeflate-dev libcli11-dev libre2-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
   postgresql-15 postgresql-client-15
-  clang libclang-rt-14-dev
   curl
 )
-# Only for bench/ (load tests side by side with nginx); installed with --bench.
-BENCH_PACKAGES=(wrk nginx-light)
+# deploy/test.sh also needs: GoogleTest, Google Benchmark (the benchmarks must keep compiling),
+# clang + libFuzzer runtime (deploy/fuzz.sh), clang-format and clang-tidy (style gates) and git
+# (the gates list tracked files).
+TEST_PACKAGES=(
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev clang-format clang-tidy
+  git
+)
+# Only for bench/ (load tests side by side with nginx).
+BENCH_PACKAGES=(libbenchmark-dev wrk nginx-light)
 
+usage() {
+  echo "usage: deploy/install-deps.sh [--test] [--bench]" >&2
+  exit 2
+}
 want=("${BUILD_PACKAGES[@]}")
-if [[ "${1:-}" == "--bench" ]]; then want+=("${BENCH_PACKAGES[@]}"); fi
+for arg in "$@"; do
+  case "$arg" in
+    --test) want+=("${TEST_PACKAGES[@]}") ;;
+    --bench) want+=("${BENCH_PACKAGES[@]}") ;;
+    *) usage ;;
+  esac
+done
 
 missing=()
 for pkg in "${want[@]}"; do

@@ -20,8 +20,8 @@ start() {
   if [[ $(id -u) -eq 0 ]]; then
     chmod o+x "$PWD/var"
     if [[ ! -e $DIR ]] && ! runuser -u postgres -- test -x "$PWD/var"; then
-      # A parent of the checkout (e.g. /root) is closed to others: keep the cluster where
-      # postgres can reach it, linked from ./var/pg so every command still finds it there.
+      # A parent of the checkout (e.g. root's home directory) is closed to others: keep the
+      # cluster where postgres can reach it, linked from ./var/pg so every command finds it.
       local real
       real=/var/lib/lqe/pg-$(printf '%s' "$PWD" | sha256sum | cut -c1-12)
       mkdir -p "$real"

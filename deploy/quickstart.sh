@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# One command from a fresh checkout to a running lqe: installs dependencies, builds (Release),
-# starts the local PostgreSQL cluster (./var/pg, port ${LQE_PG_PORT:-54329}), migrates, loads
-# demo data once, creates an API key once, and runs the gateway on 127.0.0.1:4000 in the
-# foreground. Safe to re-run: data is not reloaded and the key is not rotated.
+# One command from a fresh checkout to a running lqe: installs the runtime and build packages,
+# builds the lqe binary only (Release; no tests or benchmarks), starts the local PostgreSQL
+# cluster (./var/pg, port ${LQE_PG_PORT:-54329}), migrates, loads demo data once, creates an API
+# key once, and runs the gateway on 127.0.0.1:4000 in the foreground. Safe to re-run: data is
+# not reloaded and the key is not rotated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 LQE=$ROOT/${BUILD_DIR:-build}/lqe
 
+# Only what lqe needs: the runtime and build packages, and the lqe binary without the tests and
+# benchmarks (deploy/test.sh installs and builds those).
 bash deploy/install-deps.sh
-bash deploy/build.sh
+bash deploy/build.sh -DLQE_TESTS=OFF -DLQE_BENCH=OFF -DLQE_SANITIZE=OFF
 bash deploy/pg.sh start
 DSN=$(bash deploy/pg.sh dsn)
 

@@ -1,23 +1,44 @@
 #!/usr/bin/env bash
-# The README's second command: installs what is missing, builds, starts a throwaway PostgreSQL 15
-# cluster on a free port in a temp dir, runs every test (unit, integration, fuzz smoke), and
-# stops the cluster even on failure. Exits non-zero on any failure.
+# The README's second command and CI's only step. In order, each step failing the run:
+#  1. installs what is missing (deploy/install-deps.sh --test);
+#  2. gates on the sources: no machine-specific absolute path, clang-format;
+#  3. builds everything (Release, -Werror, tests and benchmarks ON whatever the cache says);
+#  4. clang-tidy on the C++ files changed by the last 10 commits (deploy/lib/check-tidy.sh);
+#  5. starts a throwaway PostgreSQL 15 cluster on a free port in a temp dir;
+#  6. runs every ctest test (unit + integration), refusing to pass on fewer tests than a floor;
+#  7. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
+#     against the same cluster (LQE_SANITIZE_STEP=0 skips this step in a local run, not in CI);
+#  8. the fuzz smoke run (deploy/fuzz.sh).
+# The cluster is stopped even on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 source deploy/lib/pg-cluster.sh
 
-bash deploy/install-deps.sh
+# Golden-file tests rewrite their expectations instead of checking them when this is set.
+unset UPDATE_GOLDEN
 
-# Style gate: every tracked C++ file is clang-formatted (.clang-format at the root).
-unformatted=$(git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: warning' | cut -d: -f1 | sort -u || true)
-if [[ -n $unformatted ]]; then
-  echo "test.sh: files not formatted with clang-format:" >&2
-  echo "$unformatted" >&2
-  exit 1
-fi
+# Fewer registered tests than this means suites went missing (a stale cache, a directory not
+# registered, a failed discovery): the run fails instead of passing on what is left. Raise the
+# floors when adding tests; lower them only when tests are deliberately removed.
+MIN_TESTS=400
+MIN_INTEGRATION_TESTS=75
 
-bash deploy/build.sh
+started=$SECONDS
+step() { echo "test.sh: [$((SECONDS - started))s] $*"; }
+
+step "dependencies"
+bash deploy/install-deps.sh --test
+
+step "gates: machine paths, clang-format"
+bash deploy/lib/check-machine-paths.sh
+bash deploy/lib/check-format.sh
+
+step "build (Release)"
+BUILD_DIR=build bash deploy/build.sh -DLQE_TESTS=ON -DLQE_BENCH=ON -DLQE_SANITIZE=OFF
+
+step "gate: clang-tidy"
+bash deploy/lib/check-tidy.sh build
 
 TMP=$(mktemp -d /tmp/lqe-test.XXXXXX)
 chmod 755 "$TMP"
@@ -31,13 +52,43 @@ PORT=$(pg_free_port)
 pg_cluster_init "$TMP/pg"
 pg_cluster_start "$TMP/pg" "$PORT"
 export LQE_TEST_DSN="postgresql://postgres@127.0.0.1:$PORT/postgres"
-echo "test.sh: throwaway cluster on 127.0.0.1:$PORT"
+step "throwaway cluster on 127.0.0.1:$PORT"
 
-cd build
-ctest --output-on-failure -j"$(nproc)" --timeout 600
-cd "$ROOT"
+run_ctest() {
+  step "ctest in $1"
+  bash deploy/lib/run-ctest.sh "$1" "$MIN_TESTS" "$MIN_INTEGRATION_TESTS"
+}
+run_ctest build
 
-# Fuzz smoke: libFuzzer targets built with clang, each run for a short fixed time.
-if [[ -x deploy/fuzz.sh ]]; then
-  bash deploy/fuzz.sh --seconds "${LQE_FUZZ_SECONDS:-20}"
+# LQE_SANITIZE_STEP=0 skips the sanitizer step in a local run; CI (CI set) always runs it.
+if [[ -n ${CI:-} || ${LQE_SANITIZE_STEP:-1} != 0 ]]; then
+  # Every sanitizer report is fatal and exits 86, a status no test expects from lqe itself.
+  export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:exitcode=86:detect_leaks=1
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86
+  export LSAN_OPTIONS=exitcode=86
+  step "build (ASan + UBSan) in build-asan"
+  # -O1 with line tables keeps the build and the run fast and the reports readable; asserts on.
+  BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo bash deploy/build.sh -DLQE_SANITIZE=ON \
+    -DLQE_TESTS=ON -DLQE_BENCH=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1"
+  # Known sanitizer findings, excluded here only until their owners fix them (gateway/src/http
+  # and gateway/src/db belong to the gateway-path work); delete each entry with its fix:
+  # - heap-use-after-free when a Server is destroyed: Server::~Server -> Server::Impl::~Impl
+  #   (gateway/src/http/session.h:15, server.cpp:40) destroys a pending async_accept handler
+  #   (from the accept loop run by Server::Run, server.cpp:87) after the socket service it reads
+  #   was freed. Any test that starts and stops a server may hit it (a race: 10 of these 24
+  #   tests did in one run), so the 24 are excluded as families.
+  # - leak of a PGresult (216 + 2048 bytes) allocated by RunQuery (gateway/src/db/pg_pool.cpp,
+  #   called from server.cpp:169) in ServerTest.PostgresDownGives503AndThePoolRecovers.
+  known='^(ServerTest\.|StoredEndpointsTest\.|LqlHttpTest\.'
+  known+='|CliTest\.ServeReloadsOnSighupAndStopsOnSigterm$)'
+  LQE_CTEST_EXCLUDE=$known run_ctest build-asan
+  unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+else
+  step "sanitizer step skipped (LQE_SANITIZE_STEP=0)"
 fi
+
+# Fuzz smoke: libFuzzer targets built with clang, each run for a short fixed time. Called with
+# bash so a lost execute bit cannot skip it.
+step "fuzz smoke"
+bash deploy/fuzz.sh --seconds "${LQE_FUZZ_SECONDS:-20}"
+step "all steps passed"

@@ -16,7 +16,10 @@ const char* const kSources[] = {"edge",     "postgres", "function_edge", "functi
 
 class LoadIntegrationTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_EQ(RunLqe({"migrate", "--dsn", db_.dsn()}).exit_code, 0); }
+  void SetUp() override {
+    const CommandResult migrated = RunLqe({"migrate", "--dsn", db_.dsn()});
+    ASSERT_EQ(migrated.exit_code, 0) << migrated.err;
+  }
 
   CommandResult Load(const std::string& source, const std::string& ndjson) {
     return RunLqe({"load", "--dsn", db_.dsn(), "--source", source, WriteTempFile(ndjson)});

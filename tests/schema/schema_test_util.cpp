@@ -9,8 +9,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "support/test_database.h"
 
@@ -31,8 +33,9 @@ std::string Quote(const std::string& arg) {
 
 std::string TempPath(const std::string& suffix) {
   static int counter = 0;
-  return "/tmp/lqe_schema_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) +
-         suffix;
+  const std::string name =
+      "lqe_schema_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + suffix;
+  return (std::filesystem::temp_directory_path() / name).string();
 }
 
 }  // namespace
@@ -96,8 +99,12 @@ CommandResult RunLqe(const std::vector<std::string>& args, const std::string& st
 }
 
 std::string CompactSample(const std::string& source) {
-  const std::string text = ReadFile(SourcePath("tests/fixtures/ingest/" + source + ".ndjson"));
-  return boost::json::serialize(boost::json::parse(text.substr(0, text.find('\n'))));
+  // The fixtures are in the checkout: the tests read nothing outside it.
+  const std::string path = SourcePath("tests/fixtures/ingest/" + source + ".ndjson");
+  const std::string text = ReadFile(path);
+  if (text.empty()) throw std::runtime_error("missing or empty ingest fixture " + path);
+  return boost::json::serialize(boost::json::parse(text.substr(0, text.find('
+'))));
 }
 
 std::string UtcDayTag(int offset_days) {

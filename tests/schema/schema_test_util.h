@@ -18,7 +18,8 @@ CommandResult RunLqe(const std::vector<std::string>& args, const std::string& st
 std::vector<CommandResult> RunLqeTogether(const std::vector<std::vector<std::string>>& runs);
 // Writes `text` to a fresh temporary file and returns its path.
 std::string WriteTempFile(const std::string& text);
-// The first event of a source's ingest fixture (tests/fixtures/ingest) as one compact JSON line.
+// The first event of a source's ingest fixture (tests/fixtures/ingest) as one compact JSON line;
+// throws when the fixture is missing.
 std::string CompactSample(const std::string& source);
 // "20261121" for today (UTC) plus `offset_days`.
 std::string UtcDayTag(int offset_days);

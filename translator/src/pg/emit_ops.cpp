@@ -123,8 +123,9 @@ std::string SpecialCast(const Value& v, TypeKind from, TypeKind to) {
   if (from == TypeKind::kFloat64 && (to == TypeKind::kInt64)) {
     return "(round((" + v.sql + ")::numeric))::bigint";  // half away from zero, like BigQuery
   }
-  if (from == TypeKind::kBool && to == TypeKind::kInt64)
+  if (from == TypeKind::kBool && to == TypeKind::kInt64) {
     return "((" + v.sql + ")::integer)::bigint";
+  }
   if (from == TypeKind::kTimestamp && to == TypeKind::kDate) {
     return "((" + v.sql + " AT TIME ZONE 'UTC'))::date";
   }
@@ -147,7 +148,7 @@ std::string SpecialCast(const Value& v, TypeKind from, TypeKind to) {
 
 Value Emitter::EmitCast(const ast::Cast& cast) {
   if (cast.format) Fail(DiagCode::kUnsupported, cast.format->span, "unsupported CAST ... FORMAT");
-  const Value v = EmitExpr(*cast.operand);
+  Value v = EmitExpr(*cast.operand);  // not const: `return v` below moves it
   const TypeKind to = cast.target ? cast.target->kind : TypeKind::kUnknown;
   if (to == TypeKind::kUnknown || to == TypeKind::kRecord || to == TypeKind::kArray ||
       to == TypeKind::kInterval) {
