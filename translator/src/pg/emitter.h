@@ -106,6 +106,8 @@ class Emitter {
   std::optional<std::string> EmitTableRef(const ast::TableRef& ref,
                                           std::vector<std::string>& conditions, bool first);
   std::string EmitJoin(const ast::Join& join, std::vector<std::string>& conditions);
+  // A parenthesised join on the right of a join: its names resolve within the group.
+  std::string EmitJoinGroup(const ast::Join& group, std::vector<std::string>& conditions);
   std::string JoinOn(const ast::Join& join, std::vector<std::string>& on_conditions);
   // An UNNEST as a FROM item; nullopt when it binds a single record and needs no join.
   std::optional<std::string> EmitUnnest(const ast::UnnestRef& ref, const Value& array, bool outer,
