@@ -2,6 +2,7 @@
 // order) and SAFE_CAST's NULL on failure.
 #include "pg/emitter.h"
 #include "pg/quoting.h"
+#include "pg/text_render.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -137,9 +138,7 @@ std::string SpecialCast(const Value& v, TypeKind from, TypeKind to) {
   if (from == TypeKind::kDate && to == TypeKind::kTimestamp) {
     return "((" + v.sql + ")::timestamp AT TIME ZONE 'UTC')";
   }
-  if ((from == TypeKind::kRecord || from == TypeKind::kJson) && to == TypeKind::kString) {
-    return "(" + v.sql + ")::text";
-  }
+  if (to == TypeKind::kString && from != TypeKind::kUnknown) return BigQueryText(v);
   return "";
 }
 

@@ -4,6 +4,7 @@
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/size_caps.h"
+#include "pg/text_render.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -14,8 +15,7 @@ using translator::Fail;
 using K = TypeKind;
 
 std::string Text(const Value& v) {
-  return IsKind(v.type, K::kString) || IsKind(v.type, K::kUnknown) ? v.sql
-                                                                   : "CAST(" + v.sql + " AS text)";
+  return BigQueryText(v);
 }
 
 std::string Int(const Value& v) {
