@@ -115,29 +115,6 @@ Value EmitSplit(Emitter& e, const ast::Call& call) {
                    Type::Array(Type::Scalar(K::kString)));
 }
 
-Value EmitFormat(Emitter& e, const ast::Call& call) {
-  const ast::Literal& fmt = StringLiteralArg(call, 0, "format string");
-  std::string pattern;
-  for (std::size_t i = 0; i < fmt.text.size(); ++i) {
-    if (fmt.text[i] != '%') {
-      pattern += fmt.text[i];
-      continue;
-    }
-    const char spec = i + 1 < fmt.text.size() ? fmt.text[i + 1] : '\0';
-    if (spec != 's' && spec != 'd' && spec != 'i' && spec != '%') {
-      Fail(DiagCode::kUnsupported, fmt.span,
-           "unsupported FORMAT specifier %" + std::string(1, spec),
-           "Only %s, %d, %i and %% are supported.");
-    }
-    pattern += spec == '%' ? "%%" : "%s";
-    ++i;
-  }
-  const auto args = EmitArgs(e, call);
-  std::string sql = "format(" + QuoteLiteral(pattern);
-  for (std::size_t i = 1; i < args.size(); ++i) sql += ", " + args[i].sql;
-  return MakeValue(sql + ")", K::kString);
-}
-
 // bq.lpad / bq.rpad / bq.repeat check the size caps of size_caps.h at run time.
 Value EmitPad(Emitter& e, const ast::Call& call) {
   CheckPadCap(call);
