@@ -153,6 +153,8 @@ class Emitter {
   bool drop_cte_order_ = false;
 };
 
+// Fails with BigQuery's "No matching signature" when `l op r` compares kinds BigQuery cannot.
+void CheckComparable(const Value& l, const Value& r, std::string_view op, ast::SourceSpan span);
 // Emits `v` as a value of the output contract (arrays to jsonb, int literals to bigint).
 std::string OutputSql(const Value& v);
 // The type both sides coerce to (INT64+FLOAT64 -> FLOAT64, NULL -> the other).
