@@ -137,12 +137,22 @@ std::string CalendarDiff(const DatePart& part, const std::string& a, const std::
   Fail(DiagCode::kUnsupported, part_arg.span, "unsupported date part " + part.name);
 }
 
+// The span of a refused element inside a format literal: exact when the literal is written
+// without escapes (its source is the text in quotes), else the whole literal.
+ast::SourceSpan ElementSpan(const ast::Literal& lit, std::size_t offset, std::size_t length) {
+  if (lit.span.end - lit.span.begin != lit.text.size() + 2 || length == 0) return lit.span;
+  const auto begin = static_cast<std::uint32_t>(lit.span.begin + 1 + offset);
+  return {begin, static_cast<std::uint32_t>(begin + length)};
+}
+
 // FORMAT_* of `local` (a PG timestamp in the value's zone); see time_format_sql.h.
 Value FormatTime(const ast::Call& call, std::string_view function, TimeFormatInput in) {
   const ast::Literal& lit = StringLiteralArg(call, 0, "format string");
   in.function = std::string(function);
   const TimeFormatSql out = FormatTimeSql(lit.text, in);
-  if (!out.error.empty()) Fail(DiagCode::kUnsupported, lit.span, out.error);
+  if (!out.error.empty()) {
+    Fail(DiagCode::kUnsupported, ElementSpan(lit, out.error_offset, out.error_length), out.error);
+  }
   return MakeValue(out.sql, K::kString);
 }
 
@@ -151,7 +161,9 @@ std::string ParseTime(Emitter& e, const ast::Call& call, std::string_view functi
                       const std::string& zone) {
   const ast::Literal& lit = StringLiteralArg(call, 0, "format string");
   const TimeParseRegex re = ParseTimeRegex(lit.text, function);
-  if (!re.error.empty()) Fail(DiagCode::kUnsupported, lit.span, re.error);
+  if (!re.error.empty()) {
+    Fail(DiagCode::kUnsupported, ElementSpan(lit, re.error_offset, re.error_length), re.error);
+  }
   const Value s = e.EmitExpr(*call.args[1]);
   Expect(s, *call.args[1], {K::kString}, std::string(function).c_str());
   return "bq.parse_time(" + s.sql + ", regexp_match(" + s.sql + ", " + QuoteLiteral(re.regex) +

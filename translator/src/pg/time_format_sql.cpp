@@ -156,6 +156,7 @@ TimeFormatSql FormatTimeSql(std::string_view f, const TimeFormatInput& in) {
     } else {
       out.error = Unsupported(e, in.function, false);
       out.error_offset = e.offset;
+      out.error_length = e.length;
       return out;
     }
   }
@@ -265,6 +266,7 @@ TimeParseRegex ParseTimeRegex(std::string_view f, std::string_view function) {
       out = {};
       out.error = Unsupported(e, function, true);
       out.error_offset = at;
+      out.error_length = e.length;
       return out;
     }
   }

@@ -22,6 +22,7 @@ struct TimeFormatSql {
   std::string sql;               // a text expression
   std::string error;             // non-empty: an element refused
   std::size_t error_offset = 0;  // byte offset of that element in the format
+  std::size_t error_length = 0;  // its length in bytes
 };
 
 TimeFormatSql FormatTimeSql(std::string_view bigquery_format, const TimeFormatInput& in);
@@ -31,6 +32,7 @@ struct TimeParseRegex {
   std::string roles;  // one letter per capture group (see bq.parse_time)
   std::string error;
   std::size_t error_offset = 0;
+  std::size_t error_length = 0;
 };
 
 TimeParseRegex ParseTimeRegex(std::string_view bigquery_format, std::string_view function);
