@@ -71,24 +71,73 @@ BEGIN
 END
 $$;
 
--- d.ddd…e±XX of a non-negative value with `prec` fraction digits.
+-- The exact decimal value of a double (m * 2^e from its bits), so %f/%e/%g round the value C's
+-- printf rounds, not PG's 15-digit float8 -> numeric conversion.
+CREATE OR REPLACE FUNCTION bq.float_exact(x double precision) RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+  bits bigint := ('x' || encode(float8send(x), 'hex'))::bit(64)::bigint;
+  biased int := ((bits >> 52) & 2047)::int;
+  m numeric := (bits & 4503599627370495)::numeric;
+  e int;
+  digits text;
+BEGIN
+  IF biased = 0 THEN
+    e := -1074;
+  ELSE
+    m := m + 4503599627370496;
+    e := biased - 1075;
+  END IF;
+  IF e >= 0 THEN
+    RETURN trunc(m * power(2::numeric, e));
+  END IF;
+  -- m / 2^k = m * 5^k / 10^k: an integer's digits with the point k places from the right.
+  digits := trunc(m * power(5::numeric, -e))::text;
+  digits := repeat('0', greatest(-e + 1 - length(digits), 0)) || digits;  -- lpad would cut
+  RETURN (left(digits, length(digits) + e) || '.' || right(digits, -e))::numeric;
+END
+$$;
+
+-- Rounds a non-negative exact value to `places` decimals (negative: tens, hundreds...), ties to
+-- even as C's printf does for exact ties.
+CREATE OR REPLACE FUNCTION bq.round_half_even(a numeric, places int) RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+  scaled numeric := a * ('1e' || places)::numeric;
+  whole numeric := trunc(scaled);
+BEGIN
+  IF scaled - whole = 0.5 AND mod(whole, 2) = 0 THEN
+    RETURN round(whole * ('1e' || -places)::numeric, greatest(places, 0));
+  END IF;
+  RETURN round(a, places);
+END
+$$;
+
+-- d.ddd…e±XX of a non-negative exact value with `prec` fraction digits.
 CREATE OR REPLACE FUNCTION bq.format_sci(a numeric, prec int) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
   e int := 0;
-  m numeric := 0;
+  r numeric;
+  ds text := '0';
 BEGIN
   IF a > 0 THEN
     e := floor(log(a))::int;
-    m := round(a / power(10::numeric, e), prec);
-    IF m >= 10 THEN
+    IF a < ('1e' || e)::numeric THEN
+      e := e - 1;
+    ELSIF a >= ('1e' || (e + 1))::numeric THEN
       e := e + 1;
-      m := round(a / power(10::numeric, e), prec);
     END IF;
-  ELSE
-    m := round(0::numeric, prec);
+    r := bq.round_half_even(a, prec - e);
+    IF r >= ('1e' || (e + 1))::numeric THEN
+      e := e + 1;
+    END IF;
+    ds := ltrim(regexp_replace(r::text, '[^0-9]', '', 'g'), '0');
   END IF;
-  RETURN m::text || 'e' || CASE WHEN e < 0 THEN '-' ELSE '+' END || lpad(abs(e)::text, 2, '0');
+  ds := rpad(ds, prec + 1, '0');
+  RETURN substr(ds, 1, 1) || CASE WHEN prec > 0 THEN '.' || substr(ds, 2, prec) ELSE '' END
+         || 'e' || CASE WHEN e < 0 THEN '-' ELSE '+' END
+         || CASE WHEN abs(e) < 10 THEN '0' ELSE '' END || abs(e)::text;
 END
 $$;
 
@@ -122,16 +171,16 @@ BEGIN
     END IF;
     RETURN bq.format_pad(body, bq.format_sign(x = '-Infinity', flags), flags, width, false);
   END IF;
-  a := abs(x)::numeric;
+  a := bq.float_exact(abs(x));
   IF lower(conv) = 'f' THEN
-    body := round(a, p)::text;
+    body := bq.round_half_even(a, p)::text;
   ELSIF lower(conv) = 'e' THEN
     body := bq.format_sci(a, p);
   ELSE
     g_prec := CASE WHEN p = 0 THEN 1 ELSE p END;
     exp10 := substring(bq.format_sci(a, g_prec - 1) FROM 'e([+-][0-9]+)$')::int;
     IF g_prec > exp10 AND exp10 >= -4 THEN
-      body := round(a, g_prec - 1 - exp10)::text;
+      body := bq.round_half_even(a, g_prec - 1 - exp10)::text;
     ELSE
       body := bq.format_sci(a, g_prec - 1);
     END IF;
