@@ -15,6 +15,9 @@ namespace {
 using translator::Fail;
 using K = TypeKind;
 
+constexpr int kMaxWidth = 10000;
+constexpr int kMaxPrecision = 1100;
+
 struct Spec {
   std::string flags;
   std::string width = "NULL";      // SQL int or NULL
@@ -48,6 +51,13 @@ Spec ReadSpec(const std::string& f, std::size_t& pos, const ast::Literal& lit) {
   if (pos < f.size() && f[pos] == '.') {
     ++pos;
     if (!number(s.precision, "precision")) s.precision = "0";
+  }
+  // Bounds that keep one row's text small; 1100 digits show any double exactly.
+  if ((s.width != "NULL" && std::stoi(s.width) > kMaxWidth) ||
+      (s.precision != "NULL" && std::stoi(s.precision) > kMaxPrecision)) {
+    Fail(DiagCode::kUnsupported, lit.span,
+         "FORMAT width above " + std::to_string(kMaxWidth) + " or precision above " +
+             std::to_string(kMaxPrecision) + " is not supported");
   }
   if (pos >= f.size()) {
     Fail(DiagCode::kUnsupported, lit.span, "FORMAT string ends inside a format specifier");
