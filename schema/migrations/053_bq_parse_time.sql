@@ -79,13 +79,17 @@ BEGIN
     RAISE EXCEPTION '%: failed to parse input string "%": field out of range', fn, input
       USING ERRCODE = 'invalid_datetime_format';
   END IF;
-  BEGIN
-    local := CASE WHEN doy IS NOT NULL THEN make_date(y, 1, 1) + (doy - 1) ELSE make_date(y, mo, d) END
-             + make_interval(hours => h, mins => mi) + (sec + frac) * interval '1 second';
-  EXCEPTION WHEN datetime_field_overflow OR invalid_parameter_value THEN
+  -- Checked here, not by catching make_date's error: an EXCEPTION block costs a subtransaction
+  -- per row.
+  IF y < 1 OR mo < 1 OR mo > 12 OR d < 1
+     OR d > EXTRACT(DAY FROM make_date(y, mo, 1) + interval '1 month' - interval '1 day')
+     OR (doy IS NOT NULL AND doy > CASE WHEN make_date(y, 12, 31) - make_date(y, 1, 1) = 365
+                                        THEN 366 ELSE 365 END) THEN
     RAISE EXCEPTION '%: failed to parse input string "%": invalid date', fn, input
       USING ERRCODE = 'invalid_datetime_format';
-  END;
+  END IF;
+  local := CASE WHEN doy IS NOT NULL THEN make_date(y, 1, 1) + (doy - 1) ELSE make_date(y, mo, d) END
+           + make_interval(hours => h, mins => mi) + (sec + frac) * interval '1 second';
   IF off_s IS NOT NULL THEN
     RETURN (local - off_s * interval '1 second') AT TIME ZONE 'UTC';
   END IF;
