@@ -45,6 +45,25 @@ TEST(CheckCliTest, ReportsEveryProblemWithFileAndLine) {
   }
 }
 
+// A stored query is type-checked with its declared parameter types: comparing a STRING column
+// with an INTEGER parameter fails the check (and so the load), not every request.
+TEST(CheckCliTest, AStoredQueryComparingStringWithIntegerParameterFails) {
+  TempDir dir;
+  const std::string config = dir.Write(
+      "gw.yaml", "database:\n  dsn: host=127.0.0.1 port=1\ncatalogue_file: " +
+                     lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
+                     "\nendpoints:\n"
+                     "  - name: d.typed\n    params:\n      n: {type: integer}\n    query: |\n"
+                     "      select t.id from logs.edge t\n      where t.id = @n\n");
+  const testing::CliResult r = RunLqeCommand("check --config " + ShellQuote(config));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("lqe check: " + config +
+                       ":10: endpoint d.typed: No matching signature for operator = for argument "
+                       "types: STRING, INT64 at 2:12"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CheckCliTest, AGoodConfigListsItsEndpoints) {
   TempDir dir;
   const std::string config =

@@ -202,6 +202,8 @@ Value Emitter::EmitBetween(const ast::Between& between) {
   const Value v = EmitExpr(*between.operand);
   const Value lo = EmitExpr(*between.low);
   const Value hi = EmitExpr(*between.high);
+  CheckComparable(v, lo, "BETWEEN", between.low->span);
+  CheckComparable(v, hi, "BETWEEN", between.high->span);
   const bool strings = IsKind(v.type, TypeKind::kString) &&
                        !IsKind(lo.type, TypeKind::kTimestamp) &&
                        (IsKind(lo.type, TypeKind::kString) || IsKind(lo.type, TypeKind::kUnknown));
@@ -240,7 +242,11 @@ Value Emitter::EmitIn(const ast::In& in) {
                 T(TypeKind::kBool));
   }
   std::string list;
-  for (const auto& e : in.list) list += (list.empty() ? "" : ", ") + EmitExpr(*e).sql;
+  for (const auto& e : in.list) {
+    const Value item = EmitExpr(*e);
+    CheckComparable(v, item, "IN", e->span);
+    list += (list.empty() ? "" : ", ") + item.sql;
+  }
   return Make("(" + v.sql + op + "(" + list + "))", T(TypeKind::kBool));
 }
 

@@ -180,6 +180,19 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
   return item;
 }
 
+std::string Emitter::EmitJoinGroup(const ast::Join& group, std::vector<std::string>& conditions) {
+  // BigQuery resolves names inside a parenthesised join against the group's own FROM items (and
+  // outer queries), not against the items to its left; afterwards all of them are visible.
+  Scope* saved = scope_;
+  Scope inner{saved->parent, {}, {}};
+  scope_ = &inner;
+  std::string sql = EmitJoin(group, conditions);
+  scope_ = saved;
+  for (auto& var : inner.vars) saved->vars.push_back(std::move(var));
+  for (auto& u : inner.using_columns) saved->using_columns.push_back(std::move(u));
+  return sql;
+}
+
 std::string Emitter::JoinOn(const ast::Join& join, std::vector<std::string>& on_conditions) {
   if (!join.using_columns.empty()) {
     std::string cols;
@@ -228,8 +241,12 @@ std::string Emitter::EmitJoin(const ast::Join& join, std::vector<std::string>& c
       conditions.insert(conditions.end(), right_conditions.begin(), right_conditions.end());
       return left;
     }
+  } else if (join.right->Is<ast::Join>()) {
+    right = EmitJoinGroup(join.right->As<ast::Join>(), right_conditions);
   } else {
     right = EmitFromItem(*join.right, right_conditions, false);
+  }
+  if (!join.right->Is<ast::UnnestRef>()) {
     if (!right) {  // FROM t, t.record: an implicit UNNEST of one record binds without a join
       conditions.insert(conditions.end(), right_conditions.begin(), right_conditions.end());
       return left;

@@ -2,6 +2,7 @@
 // order) and SAFE_CAST's NULL on failure.
 #include "pg/emitter.h"
 #include "pg/quoting.h"
+#include "pg/text_render.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -52,11 +53,54 @@ TypePtr ArithmeticType(Op op, const Value& l, const Value& r) {
   return CommonType(l.type, r.type);
 }
 
+bool IsNumber(TypeKind k) {
+  return k == TypeKind::kInt64 || k == TypeKind::kFloat64 || k == TypeKind::kNumeric;
+}
+
+bool IsCivilOrInstant(TypeKind k) {
+  return k == TypeKind::kTimestamp || k == TypeKind::kDatetime || k == TypeKind::kDate ||
+         k == TypeKind::kTime;
+}
+
+// BigQuery has no comparison between these kinds (STRING = INT64 is "No matching signature");
+// PG would either fail at run time or compare text. Kinds the emitter does not model exactly
+// (NULL, JSON, records, arrays) are left alone, and STRING against a date or time kind is
+// allowed because literals and lqe's text parameters coerce.
+bool Incomparable(TypeKind a, TypeKind b) {
+  if (a == b || a == TypeKind::kUnknown || b == TypeKind::kUnknown) return false;
+  auto modelled = [](TypeKind k) {
+    return IsNumber(k) || IsCivilOrInstant(k) || k == TypeKind::kString || k == TypeKind::kBool ||
+           k == TypeKind::kBytes;
+  };
+  if (!modelled(a) || !modelled(b)) return false;
+  if (IsNumber(a) && IsNumber(b)) return false;
+  if ((a == TypeKind::kString && IsCivilOrInstant(b)) ||
+      (b == TypeKind::kString && IsCivilOrInstant(a))) {
+    return false;
+  }
+  if (IsCivilOrInstant(a) && IsCivilOrInstant(b)) return false;  // DATE widens to DATETIME
+  return true;
+}
+
 }  // namespace
 
+void CheckComparable(const Value& l, const Value& r, std::string_view op, ast::SourceSpan span) {
+  const TypeKind a = l.type ? l.type->kind : TypeKind::kUnknown;
+  const TypeKind b = r.type ? r.type->kind : TypeKind::kUnknown;
+  if (!Incomparable(a, b)) return;
+  Fail(DiagCode::kType, span,
+       "No matching signature for operator " + std::string(op) +
+           " for argument types: " + TypeName(*l.type) + ", " + TypeName(*r.type),
+       a == TypeKind::kString || b == TypeKind::kString
+           ? "Cast one side, e.g. CAST(x AS INT64) or CAST(x AS STRING)."
+           : "");
+}
+
 Value Emitter::EmitBinary(const ast::Binary& b) {
-  const Value l = EmitExpr(*b.left);
-  const Value r = EmitExpr(*b.right);
+  const Value l_raw = EmitExpr(*b.left);
+  const Value r_raw = EmitExpr(*b.right);
+  const Value& l = l_raw;
+  const Value& r = r_raw;
   const std::string op(OpText(b.op));
   if (b.op == Op::kAnd || b.op == Op::kOr) {
     for (const Value* side : {&l, &r}) {
@@ -69,14 +113,25 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
     return Make("(" + l.sql + " " + op + " " + r.sql + ")", Type::Scalar(TypeKind::kBool));
   }
   if (IsComparison(b.op)) {
+    CheckComparable(l, r, ast::BinaryOpText(b.op), b.op_span);
+    // A STRING (a literal or a text parameter) against a date or time kind reads as that kind.
+    auto coerced = [](const Value& side, const Value& other) {
+      const TypeKind k = other.type ? other.type->kind : TypeKind::kUnknown;
+      if (!IsKind(side.type, TypeKind::kString) || !IsCivilOrInstant(k)) return side;
+      Value v = side;
+      v.sql = "CAST(" + side.sql + " AS " + std::string(PgTypeName(k)) + ")";
+      return v;
+    };
+    const Value lc = coerced(l_raw, r_raw);
+    const Value rc = coerced(r_raw, l_raw);
     const bool ordered = b.op == Op::kLt || b.op == Op::kLe || b.op == Op::kGt || b.op == Op::kGe;
     // Byte-wise order for STRING on both sides (a NULL literal counts as either).
     const bool strings =
-        (IsKind(l.type, TypeKind::kString) || IsKind(l.type, TypeKind::kUnknown)) &&
-        (IsKind(r.type, TypeKind::kString) || IsKind(r.type, TypeKind::kUnknown)) &&
-        !(IsKind(l.type, TypeKind::kUnknown) && IsKind(r.type, TypeKind::kUnknown));
+        (IsKind(lc.type, TypeKind::kString) || IsKind(lc.type, TypeKind::kUnknown)) &&
+        (IsKind(rc.type, TypeKind::kString) || IsKind(rc.type, TypeKind::kUnknown)) &&
+        !(IsKind(lc.type, TypeKind::kUnknown) && IsKind(rc.type, TypeKind::kUnknown));
     const std::string collate = ordered && strings ? " COLLATE \"C\"" : "";
-    return Make("(" + l.sql + collate + " " + op + " " + r.sql + ")",
+    return Make("(" + lc.sql + collate + " " + op + " " + rc.sql + ")",
                 Type::Scalar(TypeKind::kBool));
   }
   if (b.op == Op::kDiv && IsKind(CommonType(l.type, r.type), TypeKind::kInt64)) {
@@ -138,9 +193,7 @@ std::string SpecialCast(const Value& v, TypeKind from, TypeKind to) {
   if (from == TypeKind::kDate && to == TypeKind::kTimestamp) {
     return "((" + v.sql + ")::timestamp AT TIME ZONE 'UTC')";
   }
-  if ((from == TypeKind::kRecord || from == TypeKind::kJson) && to == TypeKind::kString) {
-    return "(" + v.sql + ")::text";
-  }
+  if (to == TypeKind::kString && from != TypeKind::kUnknown) return BigQueryText(v);
   return "";
 }
 

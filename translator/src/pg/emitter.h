@@ -106,6 +106,8 @@ class Emitter {
   std::optional<std::string> EmitTableRef(const ast::TableRef& ref,
                                           std::vector<std::string>& conditions, bool first);
   std::string EmitJoin(const ast::Join& join, std::vector<std::string>& conditions);
+  // A parenthesised join on the right of a join: its names resolve within the group.
+  std::string EmitJoinGroup(const ast::Join& group, std::vector<std::string>& conditions);
   std::string JoinOn(const ast::Join& join, std::vector<std::string>& on_conditions);
   // An UNNEST as a FROM item; nullopt when it binds a single record and needs no join.
   std::optional<std::string> EmitUnnest(const ast::UnnestRef& ref, const Value& array, bool outer,
@@ -151,6 +153,8 @@ class Emitter {
   bool drop_cte_order_ = false;
 };
 
+// Fails with BigQuery's "No matching signature" when `l op r` compares kinds BigQuery cannot.
+void CheckComparable(const Value& l, const Value& r, std::string_view op, ast::SourceSpan span);
 // Emits `v` as a value of the output contract (arrays to jsonb, int literals to bigint).
 std::string OutputSql(const Value& v);
 // The type both sides coerce to (INT64+FLOAT64 -> FLOAT64, NULL -> the other).

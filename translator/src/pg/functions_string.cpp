@@ -4,6 +4,7 @@
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/size_caps.h"
+#include "pg/text_render.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -14,8 +15,7 @@ using translator::Fail;
 using K = TypeKind;
 
 std::string Text(const Value& v) {
-  return IsKind(v.type, K::kString) || IsKind(v.type, K::kUnknown) ? v.sql
-                                                                   : "CAST(" + v.sql + " AS text)";
+  return BigQueryText(v);
 }
 
 std::string Int(const Value& v) {
@@ -113,29 +113,6 @@ Value EmitSplit(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   return MakeValue("bq.split(" + args[0].sql + ", " + (args.size() > 1 ? args[1].sql : "','") + ")",
                    Type::Array(Type::Scalar(K::kString)));
-}
-
-Value EmitFormat(Emitter& e, const ast::Call& call) {
-  const ast::Literal& fmt = StringLiteralArg(call, 0, "format string");
-  std::string pattern;
-  for (std::size_t i = 0; i < fmt.text.size(); ++i) {
-    if (fmt.text[i] != '%') {
-      pattern += fmt.text[i];
-      continue;
-    }
-    const char spec = i + 1 < fmt.text.size() ? fmt.text[i + 1] : '\0';
-    if (spec != 's' && spec != 'd' && spec != 'i' && spec != '%') {
-      Fail(DiagCode::kUnsupported, fmt.span,
-           "unsupported FORMAT specifier %" + std::string(1, spec),
-           "Only %s, %d, %i and %% are supported.");
-    }
-    pattern += spec == '%' ? "%%" : "%s";
-    ++i;
-  }
-  const auto args = EmitArgs(e, call);
-  std::string sql = "format(" + QuoteLiteral(pattern);
-  for (std::size_t i = 1; i < args.size(); ++i) sql += ", " + args[i].sql;
-  return MakeValue(sql + ")", K::kString);
 }
 
 // bq.lpad / bq.rpad / bq.repeat check the size caps of size_caps.h at run time.

@@ -4,7 +4,7 @@
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/size_caps.h"
-#include "pg/time_format.h"
+#include "pg/time_format_sql.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -137,13 +137,37 @@ std::string CalendarDiff(const DatePart& part, const std::string& a, const std::
   Fail(DiagCode::kUnsupported, part_arg.span, "unsupported date part " + part.name);
 }
 
-std::string FormatPattern(const ast::Call& call, std::size_t i) {
-  const ast::Literal& lit = StringLiteralArg(call, i, "format string");
-  const TimeFormatConversion conv = ConvertTimeFormat(lit.text);
-  if (!conv.error.empty()) {
-    Fail(DiagCode::kUnsupported, lit.span, "unsupported format string: " + conv.error);
+// The span of a refused element inside a format literal: exact when the literal is written
+// without escapes (its source is the text in quotes), else the whole literal.
+ast::SourceSpan ElementSpan(const ast::Literal& lit, std::size_t offset, std::size_t length) {
+  if (lit.span.end - lit.span.begin != lit.text.size() + 2 || length == 0) return lit.span;
+  const auto begin = static_cast<std::uint32_t>(lit.span.begin + 1 + offset);
+  return {begin, static_cast<std::uint32_t>(begin + length)};
+}
+
+// FORMAT_* of `local` (a PG timestamp in the value's zone); see time_format_sql.h.
+Value FormatTime(const ast::Call& call, std::string_view function, TimeFormatInput in) {
+  const ast::Literal& lit = StringLiteralArg(call, 0, "format string");
+  in.function = std::string(function);
+  const TimeFormatSql out = FormatTimeSql(lit.text, in);
+  if (!out.error.empty()) {
+    Fail(DiagCode::kUnsupported, ElementSpan(lit, out.error_offset, out.error_length), out.error);
   }
-  return QuoteLiteral(conv.pattern);
+  return MakeValue(out.sql, K::kString);
+}
+
+// PARSE_*: the instant bq.parse_time reads, with fields in `zone` unless the text names one.
+std::string ParseTime(Emitter& e, const ast::Call& call, std::string_view function,
+                      const std::string& zone) {
+  const ast::Literal& lit = StringLiteralArg(call, 0, "format string");
+  const TimeParseRegex re = ParseTimeRegex(lit.text, function);
+  if (!re.error.empty()) {
+    Fail(DiagCode::kUnsupported, ElementSpan(lit, re.error_offset, re.error_length), re.error);
+  }
+  const Value s = e.EmitExpr(*call.args[1]);
+  Expect(s, *call.args[1], {K::kString}, std::string(function).c_str());
+  return "bq.parse_time(" + s.sql + ", regexp_match(" + s.sql + ", " + QuoteLiteral(re.regex) +
+         "), " + QuoteLiteral(re.roles) + ", " + zone + ", " + QuoteLiteral(function) + ")";
 }
 
 Value FromEpoch(Emitter& e, const ast::Call& call, const char* unit) {
@@ -335,45 +359,64 @@ Value EmitUnixDate(Emitter& e, const ast::Call& call) {
 }
 
 Value EmitFormatTimestamp(Emitter& e, const ast::Call& call) {
-  const std::string pattern = FormatPattern(call, 0);
   const auto args = EmitArgs(e, call);
   Expect(args[1], *call.args[1], {K::kTimestamp}, "FORMAT_TIMESTAMP");
-  return MakeValue(
-      "to_char((" + args[1].sql + " AT TIME ZONE " + Tz(args, 2) + "), " + pattern + ")",
-      K::kString);
+  const std::string tz = Tz(args, 2);
+  const std::string& t = args[1].sql;
+  TimeFormatInput in;
+  in.local_sql = "(" + t + " AT TIME ZONE " + tz + ")";
+  in.epoch_sql = "floor(EXTRACT(EPOCH FROM " + t + "))::bigint";
+  in.offset_sql = args.size() > 2 ? "EXTRACT(EPOCH FROM ((" + t + " AT TIME ZONE " + tz + ") - (" +
+                                        t + " AT TIME ZONE 'UTC')))::int"
+                                  : "0";
+  in.zone_name_sql = args.size() > 2 ? "" : "'UTC'";
+  return FormatTime(call, "FORMAT_TIMESTAMP", in);
 }
 
+// DATE, DATETIME and TIME carry no zone: %z prints +0000 and %s counts from the epoch in UTC.
+namespace {
+Value FormatCivil(Emitter& e, const ast::Call& call, K kind, std::string_view function) {
+  const Value v = e.EmitExpr(*call.args[1]);
+  Expect(v, *call.args[1], {kind, K::kString}, std::string(function).c_str());
+  TimeFormatInput in;
+  in.local_sql =
+      kind == K::kTime ? "(DATE '1970-01-01' + " + v.sql + ")" : "(" + v.sql + ")::timestamp";
+  in.epoch_sql = "floor(EXTRACT(EPOCH FROM " + in.local_sql + "))::bigint";
+  in.offset_sql = "0";
+  return FormatTime(call, function, in);
+}
+}  // namespace
+
 Value EmitFormatDate(Emitter& e, const ast::Call& call) {
-  const std::string pattern = FormatPattern(call, 0);
-  const Value d = e.EmitExpr(*call.args[1]);
-  return MakeValue("to_char(" + d.sql + ", " + pattern + ")", K::kString);
+  return FormatCivil(e, call, K::kDate, "FORMAT_DATE");
 }
 
 Value EmitFormatDatetime(Emitter& e, const ast::Call& call) {
-  return EmitFormatDate(e, call);
+  return FormatCivil(e, call, K::kDatetime, "FORMAT_DATETIME");
+}
+
+Value EmitFormatTime(Emitter& e, const ast::Call& call) {
+  return FormatCivil(e, call, K::kTime, "FORMAT_TIME");
 }
 
 Value EmitParseTimestamp(Emitter& e, const ast::Call& call) {
-  const std::string pattern = FormatPattern(call, 0);
-  const auto args = EmitArgs(e, call);
-  const std::string parsed = "to_timestamp(" + args[1].sql + ", " + pattern + ")";
-  if (args.size() == 2) return MakeValue(parsed, K::kTimestamp);
-  // to_timestamp reads the fields in UTC (the session zone); reinterpret them in the given zone.
-  return MakeValue("((" + parsed + " AT TIME ZONE 'UTC') AT TIME ZONE " + args[2].sql + ")",
-                   K::kTimestamp);
+  const std::string zone = call.args.size() > 2 ? e.EmitExpr(*call.args[2]).sql : "'UTC'";
+  return MakeValue(ParseTime(e, call, "PARSE_TIMESTAMP", zone), K::kTimestamp);
 }
 
 Value EmitParseDate(Emitter& e, const ast::Call& call) {
-  const std::string pattern = FormatPattern(call, 0);
-  const Value s = e.EmitExpr(*call.args[1]);
-  return MakeValue("to_date(" + s.sql + ", " + pattern + ")", K::kDate);
+  return MakeValue("(" + ParseTime(e, call, "PARSE_DATE", "'UTC'") + " AT TIME ZONE 'UTC')::date",
+                   K::kDate);
 }
 
 Value EmitParseDatetime(Emitter& e, const ast::Call& call) {
-  const std::string pattern = FormatPattern(call, 0);
-  const Value s = e.EmitExpr(*call.args[1]);
-  return MakeValue("(to_timestamp(" + s.sql + ", " + pattern + ") AT TIME ZONE 'UTC')",
+  return MakeValue("(" + ParseTime(e, call, "PARSE_DATETIME", "'UTC'") + " AT TIME ZONE 'UTC')",
                    K::kDatetime);
+}
+
+Value EmitParseTime(Emitter& e, const ast::Call& call) {
+  return MakeValue("(" + ParseTime(e, call, "PARSE_TIME", "'UTC'") + " AT TIME ZONE 'UTC')::time",
+                   K::kTime);
 }
 
 // bq.generate_timestamp_array / bq.generate_date_array check the element cap of size_caps.h at
