@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The oracle suite (tests/oracle): the same BigQuery queries through the ZetaSQL reference
+# evaluator and through lqe end to end (build/lqe serve, a sandboxed endpoint over `logs.edge`
+# loaded with tests/oracle/fixtures/edge.ndjson), results compared. Builds and installs nothing:
+# run deploy/build.sh and deploy/install-oracle.sh first. Fails when node, npm, the npm packages
+# or build/lqe are missing. Uses the cluster of LQE_TEST_DSN (a fresh database in it) when set,
+# else starts its own throwaway cluster.
+#   ORACLE_SEED=N (default: random, printed)  ORACLE_COUNT=N generated queries (default 2000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+source deploy/lib/pg-cluster.sh
+
+fail() { echo "oracle.sh: $*" >&2; exit 1; }
+command -v node >/dev/null || fail "node is missing (run deploy/install-oracle.sh)"
+command -v npm >/dev/null || fail "npm is missing (run deploy/install-oracle.sh)"
+[[ -f tests/oracle/node_modules/@fivetrandevelopers/zetasql/package.json ]] ||
+  fail "the npm package @fivetrandevelopers/zetasql is missing (run deploy/install-oracle.sh)"
+[[ -x build/lqe ]] || fail "build/lqe is missing (run deploy/build.sh)"
+command -v psql >/dev/null || fail "psql is missing (run deploy/install-deps.sh)"
+
+TMP=$(mktemp -d /tmp/lqe-oracle.XXXXXX)
+chmod 755 "$TMP"
+SERVE_PID=""
+OWN_CLUSTER=""
+DB=lqe_oracle_$$
+cleanup() {
+  if [[ -n $SERVE_PID ]]; then kill "$SERVE_PID" 2>/dev/null || true; wait "$SERVE_PID" 2>/dev/null || true; fi
+  if [[ -n $OWN_CLUSTER ]]; then
+    pg_cluster_stop "$TMP/pg"
+  elif [[ -n ${ADMIN_DSN:-} ]]; then
+    psql -q "$ADMIN_DSN" -c "drop database if exists $DB" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+if [[ -n ${LQE_TEST_DSN:-} ]]; then
+  ADMIN_DSN=$LQE_TEST_DSN
+else
+  OWN_CLUSTER=1
+  PG_PORT=$(pg_free_port)
+  pg_cluster_init "$TMP/pg"
+  pg_cluster_start "$TMP/pg" "$PG_PORT"
+  ADMIN_DSN="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
+fi
+# postgresql://USER@HOST:PORT/DB (the throwaway clusters' trust-auth form) -> the same server.
+SERVER=${ADMIN_DSN#*://}
+SERVER=${SERVER#*@}
+SERVER=${SERVER%%/*}
+psql -q -v ON_ERROR_STOP=1 "$ADMIN_DSN" -c "create database $DB" >/dev/null
+DSN="postgresql://postgres@$SERVER/$DB"
+
+build/lqe migrate --dsn "$DSN" --gateway-role "lqe_gateway_$DB" >"$TMP/migrate.log" 2>&1 ||
+  { cat "$TMP/migrate.log" >&2; fail "lqe migrate failed"; }
+build/lqe load --dsn "$DSN" --source edge tests/oracle/fixtures/edge.ndjson >"$TMP/load.log" 2>&1 ||
+  { cat "$TMP/load.log" >&2; fail "lqe load failed"; }
+# The reference gets its schema from lqe's catalogue, as the translator sees it.
+psql -At -F $'\t' -v ON_ERROR_STOP=1 "$DSN" \
+  -c "select path, bq_type, mode from logs.field_catalogue where source = 'edge' order by path" \
+  >"$TMP/catalogue.tsv"
+
+# ... and the rows as lqe stored them (the loader drops null, "", [] and {} values).
+psql -At -v ON_ERROR_STOP=1 "$DSN" -c "select json_build_object('id', id,
+    'timestamp', to_char(timestamp at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),
+    'event_message', event_message, 'metadata', metadata) from logs.edge where project = 'oracle'" \
+  >"$TMP/rows.ndjson"
+
+KEY=$(build/lqe keygen --sha256-file "$TMP/key.sha256" | awk '/^api_key:/ {print $2}')
+[[ -n $KEY ]] || fail "lqe keygen printed no key"
+LQE_PORT=$(pg_free_port)
+sed -e "s|@LISTEN@|127.0.0.1:$LQE_PORT|" -e "s|@DSN@|postgresql://lqe_gateway_$DB@$SERVER/$DB|" \
+  -e "s|@KEY_FILE@|$TMP/key.sha256|" tests/oracle/lqe.yaml.in >"$TMP/lqe.yaml"
+build/lqe serve --config "$TMP/lqe.yaml" >"$TMP/serve.log" 2>&1 &
+SERVE_PID=$!
+for _ in $(seq 1 100); do
+  if curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null 2>&1; then break; fi
+  kill -0 "$SERVE_PID" 2>/dev/null || { cat "$TMP/serve.log" >&2; fail "lqe serve exited"; }
+  sleep 0.2
+done
+curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null || { cat "$TMP/serve.log" >&2; fail "lqe serve never became ready"; }
+
+cd tests/oracle
+ORACLE_LQE_PORT=$LQE_PORT ORACLE_LQE_KEY=$KEY ORACLE_ENDPOINT=oracle.edge \
+  ORACLE_CATALOGUE="$TMP/catalogue.tsv" ORACLE_ROWS="$TMP/rows.ndjson" \
+  node run.js
