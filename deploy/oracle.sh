@@ -5,7 +5,7 @@
 # run deploy/build.sh and deploy/install-oracle.sh first. Fails when node, npm, the npm packages
 # or build/lqe are missing. Uses the cluster of LQE_TEST_DSN (a fresh database in it) when set,
 # else starts its own throwaway cluster.
-#   ORACLE_SEED=N (default: random, printed)  ORACLE_COUNT=N generated queries (default 2000)
+#   ORACLE_SEED=N (default: random, printed)  ORACLE_COUNT=N generated queries (default 3000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD

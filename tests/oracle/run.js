@@ -6,7 +6,7 @@
 //
 // Environment (deploy/oracle.sh sets it): ORACLE_LQE_PORT, ORACLE_LQE_KEY, ORACLE_ENDPOINT,
 // ORACLE_CATALOGUE (TSV: path, bq_type, mode of the source), ORACLE_ROWS (the rows lqe
-// stored, as NDJSON), ORACLE_SEED (random if unset), ORACLE_COUNT (generated queries), ORACLE_FILTER (only
+// stored, as NDJSON), ORACLE_SEED (random if unset), ORACLE_COUNT (generated queries, default 3000), ORACLE_FILTER (only
 // case ids containing it), ORACLE_VERBOSE=1 (print known mismatches in full too).
 const fs = require('fs');
 const path = require('path');
@@ -118,7 +118,7 @@ function report(c, result, seed) {
 async function main() {
   const lqeTarget = { host: '127.0.0.1', port: Number(env('ORACLE_LQE_PORT')), key: env('ORACLE_LQE_KEY'), endpoint: env('ORACLE_ENDPOINT', 'oracle.edge') };
   const seed = Number(env('ORACLE_SEED', String(Math.floor(Math.random() * 2 ** 31))));
-  const count = Number(env('ORACLE_COUNT', '2000'));
+  const count = Number(env('ORACLE_COUNT', '3000'));
   const filter = env('ORACLE_FILTER', '');
   const verbose = env('ORACLE_VERBOSE', '') === '1';
   console.log(`oracle: seed ${seed} (ORACLE_SEED=${seed} reproduces the generated queries), ${count} generated queries`);
