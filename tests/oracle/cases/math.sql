@@ -88,3 +88,14 @@ select cast('nan' as float64) = cast('nan' as float64) as a, cast('nan' as float
 select rand() >= 0 and rand() < 1 as v
 -- case: bit-ops
 select 5 & 3 as a, 5 | 3 as b, 5 ^ 3 as c, ~5 as d, 1 << 4 as e, -16 >> 2 as f
+-- case: int-overflow-json-field-mul
+-- expect: error
+select r.cf[safe_offset(0)].asn * 3 as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r
+-- case: int-overflow-json-field-add
+-- expect: error
+select r.cf[safe_offset(0)].asn + 13335 as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r
+-- case: round-binary-halfway
+select round(0.075, 2) as a, round(2.675, 2) as b, round(safe_divide(15, 200), 2) as c, round(1.005, 2) as d
+-- case: greatest-null-arg-overflow
+-- expect: error
+select greatest(cast(null as int64), r.cf[safe_offset(0)].asn * 3) as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r
