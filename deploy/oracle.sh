@@ -68,17 +68,30 @@ psql -At -v ON_ERROR_STOP=1 "$DSN" -c "select json_build_object('id', id,
 
 KEY=$(build/lqe keygen --sha256-file "$TMP/key.sha256" | awk '/^api_key:/ {print $2}')
 [[ -n $KEY ]] || fail "lqe keygen printed no key"
-LQE_PORT=$(pg_free_port)
-sed -e "s|@LISTEN@|127.0.0.1:$LQE_PORT|" -e "s|@DSN@|postgresql://lqe_gateway_$DB@$SERVER/$DB|" \
-  -e "s|@KEY_FILE@|$TMP/key.sha256|" tests/oracle/lqe.yaml.in >"$TMP/lqe.yaml"
-build/lqe serve --config "$TMP/lqe.yaml" >"$TMP/serve.log" 2>&1 &
-SERVE_PID=$!
-for _ in $(seq 1 100); do
-  if curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null 2>&1; then break; fi
-  kill -0 "$SERVE_PID" 2>/dev/null || { cat "$TMP/serve.log" >&2; fail "lqe serve exited"; }
-  sleep 0.2
+# A free port can be taken between the probe and the bind: try a few.
+start_lqe() {
+  LQE_PORT=$(pg_free_port)
+  sed -e "s|@LISTEN@|127.0.0.1:$LQE_PORT|" -e "s|@DSN@|postgresql://lqe_gateway_$DB@$SERVER/$DB|" \
+    -e "s|@KEY_FILE@|$TMP/key.sha256|" tests/oracle/lqe.yaml.in >"$TMP/lqe.yaml"
+  build/lqe serve --config "$TMP/lqe.yaml" >"$TMP/serve.log" 2>&1 &
+  SERVE_PID=$!
+  for _ in $(seq 1 100); do
+    if curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null 2>&1; then return 0; fi
+    if ! kill -0 "$SERVE_PID" 2>/dev/null; then
+      wait "$SERVE_PID" 2>/dev/null || true
+      SERVE_PID=""
+      return 1
+    fi
+    sleep 0.2
+  done
+  return 1
+}
+for attempt in 1 2 3 4 5; do
+  if start_lqe; then break; fi
+  grep -q 'Address already in use' "$TMP/serve.log" && [[ $attempt -lt 5 ]] && continue
+  cat "$TMP/serve.log" >&2
+  fail "lqe serve did not become ready"
 done
-curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null || { cat "$TMP/serve.log" >&2; fail "lqe serve never became ready"; }
 
 cd tests/oracle
 ORACLE_LQE_PORT=$LQE_PORT ORACLE_LQE_KEY=$KEY ORACLE_ENDPOINT=oracle.edge \

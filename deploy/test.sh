@@ -37,6 +37,11 @@ cd build
 ctest --output-on-failure -j"$(nproc)" --timeout 600
 cd "$ROOT"
 
+# Oracle suite (tests/oracle): lqe against the ZetaSQL reference evaluator, a fresh database in
+# the throwaway cluster. Installs node/npm (Debian) and the locked npm packages when missing.
+bash deploy/install-oracle.sh
+bash deploy/oracle.sh
+
 # Fuzz smoke: libFuzzer targets built with clang, each run for a short fixed time.
 if [[ -x deploy/fuzz.sh ]]; then
   bash deploy/fuzz.sh --seconds "${LQE_FUZZ_SECONDS:-20}"

@@ -52,3 +52,6 @@ select r.host, count(*) as n from edge_logs cross join unnest(metadata) as m cro
 select count(distinct if(s.status_code >= 400, r.host, null)) as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(m.response) as s
 -- case: agg-of-null-group
 select r.cf[safe_offset(0)].city as city, count(*) as n from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r group by city
+-- case: sum-overflow-filtered-group
+-- expect: error
+select sum(cf.asn) as s from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf having count(*) < 0

@@ -263,7 +263,7 @@ function aggregateQuery(g) {
       () => 'count(*)',
       () => g.fn('count', `count(${g.expr(g.pick(TYPES), 2)})`),
       () => g.fn('count_distinct', `count(distinct ${g.expr(g.pick(['STRING', 'INT64']), 2)})`),
-      () => g.fn('sum', `sum(${g.expr('INT64', 2)})`),
+      () => { const e = g.expr('INT64', 2); if (/cf\.asn|b\.score/.test(e)) g.tags.add('int64_max_arith'); return g.fn('sum', `sum(${e})`); },
       () => g.fn('avg', `avg(${g.expr('INT64', 2)})`),
       () => g.fn('min', `min(${g.expr(g.pick(['STRING', 'INT64', 'TIMESTAMP']), 2)})`),
       () => g.fn('max', `max(${g.expr(g.pick(['STRING', 'INT64', 'TIMESTAMP']), 2)})`),
