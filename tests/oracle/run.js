@@ -170,6 +170,12 @@ async function main() {
     await Promise.all([worker(), worker(), worker(), worker()]);
 
     for (const line of unsupported) console.log(`not supported by the reference: ${line}`);
+    const byReason = new Map();
+    for (const reason of knownSeen.values()) {
+      const key = reason.startsWith('feature ') ? reason.split(':')[0] : 'listed corpus cases';
+      byReason.set(key, (byReason.get(key) || 0) + 1);
+    }
+    for (const [key, n] of byReason) console.log(`known mismatches: ${n} × ${key}`);
     const corpusKnown = [...known.cases.keys()].filter((id) => !knownSeen.has(id) && cases.some((c) => c.id === id));
     for (const id of corpusKnown) console.log(`note: ${id} is listed in KNOWN_MISMATCHES.md but now matches; remove it`);
     console.log(`oracle: ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}`);

@@ -108,6 +108,7 @@ class Gen {
       case 'FLOAT64': return this.pick(['0.5', '1.5', '-2.25', '0.0', '1e3', 'cast(null as float64)']);
       case 'STRING': return this.chance(0.1) ? 'cast(null as string)' : this.pick(STRINGS);
       case 'BOOL': return this.pick(['true', 'false', 'cast(null as bool)']);
+      case 'DATE': return this.pick(["date '2024-02-29'", "date '2026-03-08'", "date '1970-01-01'", 'cast(null as date)']);
       case 'TIMESTAMP': return this.pick(["timestamp '2026-03-08 10:00:00+00'", "timestamp '1970-01-01 00:00:00+00'", "timestamp '2026-06-15 12:30:45.123456+00'", "timestamp '2026-11-01 01:30:00-04'"]);
       default: throw new Error(type);
     }
@@ -143,6 +144,9 @@ class Gen {
       () => this.fn('safe_cast', `safe_cast(${s()} as int64)`),
       () => this.fn('array_length', `array_length(split(${s()}, '/'))`),
       () => this.fn('nullif', `nullif(${i()}, ${i()})`),
+      () => this.fn('date_diff', `date_diff(${this.expr('DATE', d)}, ${this.expr('DATE', d)}, ${this.pick(['day', 'week', 'month', 'year'])})`),
+      () => this.fn('extract_date', `extract(${this.pick(['day', 'dayofweek', 'dayofyear', 'week', 'isoweek', 'quarter'])} from ${this.expr('DATE', d)})`),
+      () => this.fn('unix_date', `unix_date(${this.expr('DATE', d)})`),
     ];
   }
 
@@ -189,12 +193,15 @@ class Gen {
       () => this.fn('repeat', `repeat(${s()}, ${this.int(0, 3)})`),
       () => this.fn('if', `if(${this.expr('BOOL', d)}, ${s()}, ${s()})`),
       () => this.fn('to_hex_md5', `to_hex(md5(${s()}))`),
+      () => this.fn('format_date', `format_date(${this.pick(["'%Y-%m-%d'", "'%A %d %B'", "'%j'", "'%Y%m%d'"])}, ${this.expr('DATE', d)})`),
+      () => this.fn('json_value', `json_value(${this.pick(["'{\"a\": 1}'", "'{\"a\": {\"b\": \"x\"}}'", "'[1,2]'"])}, ${this.pick(["'$.a'", "'$.a.b'", "'$[0]'"])})`),
+      () => this.fn('string_cast_ts', `cast(${this.expr('TIMESTAMP', d)} as string)`),
     ];
   }
 
   buildBOOL(d) {
     const cmp = () => {
-      const t = this.pick(['INT64', 'STRING', 'TIMESTAMP', 'FLOAT64', 'INT64']);
+      const t = this.pick(['INT64', 'STRING', 'TIMESTAMP', 'FLOAT64', 'INT64', 'DATE']);
       return `(${this.expr(t, d)} ${this.pick(['=', '!=', '<', '<=', '>', '>='])} ${this.expr(t, d)})`;
     };
     const s = () => this.expr('STRING', d);
@@ -213,6 +220,19 @@ class Gen {
     ];
   }
 
+  buildDATE(d) {
+    const dt = () => this.expr('DATE', d);
+    const ts = () => this.expr('TIMESTAMP', d);
+    return [
+      () => this.fn('date', `date(${ts()})`),
+      () => this.fn('date_zone', `date(${ts()}, ${this.pick(["'America/New_York'", "'Asia/Tokyo'", "'UTC'"])})`),
+      () => this.fn('date_trunc', `date_trunc(${dt()}, ${this.pick(['week', 'month', 'quarter', 'year'])})`),
+      () => this.fn('date_add', `date_add(${dt()}, interval ${this.int(-40, 40)} ${this.pick(['day', 'month', 'year'])})`),
+      () => this.fn('date_sub', `date_sub(${dt()}, interval ${this.int(0, 40)} day)`),
+      () => this.fn('parse_date', `parse_date('%Y-%m-%d', ${this.pick(["'2024-02-29'", "'2026-12-31'"])})`),
+    ];
+  }
+
   buildTIMESTAMP(d) {
     const ts = () => this.expr('TIMESTAMP', d);
     return [
@@ -220,12 +240,13 @@ class Gen {
       () => this.fn('timestamp_add', `timestamp_add(${ts()}, interval ${this.int(-100, 100)} ${this.pick(TS_UNITS)})`),
       () => this.fn('timestamp_sub', `timestamp_sub(${ts()}, interval ${this.int(0, 48)} ${this.pick(['hour', 'minute', 'day'])})`),
       () => this.fn('timestamp_seconds', `timestamp_seconds(${this.int(0, 2000000000)})`),
+      () => this.fn('timestamp_of_date', `timestamp(${this.expr('DATE', d)})`),
       () => this.fn('greatest', `greatest(${ts()}, ${ts()})`),
     ];
   }
 }
 
-const TYPES = ['INT64', 'STRING', 'BOOL', 'TIMESTAMP', 'FLOAT64'];
+const TYPES = ['INT64', 'STRING', 'BOOL', 'TIMESTAMP', 'FLOAT64', 'DATE'];
 
 function scopeFor(tree, shape, prefix = '') {
   const cols = { ...BASE_COLS, ...shape.cols };
@@ -338,6 +359,27 @@ function literalUnnestQuery(g) {
   return `select ${selectList(cols)} from unnest(${arr}) as x with offset as o${g.chance(0.5) ? ` where ${g.expr('BOOL', 2)}` : ''}`;
 }
 
+function cteQuery(g) {
+  g.tags.add('cte');
+  const inner = projections(g, g.int(1, 3), 2);
+  const where = g.chance(0.5) ? ` where ${g.expr('BOOL', 2)}` : '';
+  const outer = inner.map((c) => c.alias).join(', ');
+  return `with q as (select ${selectList(inner)} from ${g.shape.sql}${where}) select ${outer} from q`;
+}
+
+function unionQuery(g) {
+  g.tags.add('union_all');
+  const types = Array.from({ length: g.int(1, 2) }, () => g.pick(TYPES));
+  const arm = () => `select ${types.map((t, k) => `${g.expr(t, 2)} as c${k}`).join(', ')} from ${g.shape.sql} where ${g.expr('BOOL', 2)}`;
+  return `${arm()} union all ${arm()}`;
+}
+
+function inUnnestQuery(g) {
+  g.tags.add('in_unnest');
+  const shape = FROM_SHAPES[4];
+  return `select t.id as id, b.score as score from ${shape.sql} where ${g.int(-2, 8)} ${g.pick(['', 'not '])}in unnest(b.detectionIds)`;
+}
+
 function generate(seed, count, tree) {
   const cases = [];
   for (let n = 0; n < count; n++) {
@@ -347,7 +389,7 @@ function generate(seed, count, tree) {
     const g = new Gen(rand, scopeFor(tree, shape));
     g.shape = shape;
     g.tags.add(`from${shapeIndex}`);
-    const kind = g.pick(['plain', 'plain', 'plain', 'aggregate', 'aggregate', 'window', 'subquery', 'join', 'literal']);
+    const kind = g.pick(['plain', 'plain', 'plain', 'aggregate', 'aggregate', 'window', 'subquery', 'join', 'literal', 'cte', 'union', 'in_unnest']);
     let sql;
     if (kind === 'plain') sql = plainQuery(g, shape);
     else if (kind === 'aggregate') sql = aggregateQuery(g);
@@ -355,6 +397,9 @@ function generate(seed, count, tree) {
     else if (kind === 'subquery') sql = subqueryQuery(g);
     else if (kind === 'join') sql = joinQuery(g, tree);
     else if (kind === 'literal') sql = literalUnnestQuery(g);
+    else if (kind === 'cte') sql = cteQuery(g);
+    else if (kind === 'union') sql = unionQuery(g);
+    else if (kind === 'in_unnest') sql = inUnnestQuery(g);
     else sql = plainQuery(g, shape);
     cases.push({ id: `gen-${seed}-${n}`, sql, tags: [...g.tags].sort(), expectError: false });
   }
