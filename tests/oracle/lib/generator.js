@@ -317,7 +317,8 @@ function windowQuery(g) {
     () => g.fn('lead', `lead(${g.expr(g.pick(['STRING', 'INT64']), 1)}, ${g.int(1, 3)}) over (${part}${order})`),
     () => g.fn('window_sum', `sum(${g.expr('INT64', 1)}) over (${part}${order} rows between ${g.int(0, 2)} preceding and current row)`),
     () => g.fn('window_count', `count(*) over (${part.trim() ? `(${part.trim()})`.slice(1, -1) : ''})`),
-    () => g.fn('first_value', `first_value(${g.expr('STRING', 1)}) over (${part}${order})`),
+    // The reference refuses a constant NULL argument to FIRST_VALUE: give it a column.
+    () => g.fn('first_value', `first_value(${g.column('STRING') || 't.id'}) over (${part}${order})`),
     () => g.fn('ntile', `ntile(${g.int(1, 4)}) over (${part}${order})`),
   ])();
   const args = /^\w+\((.*?)(?:, \d+)?\) over/.exec(w);
