@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The oracle suite (tests/oracle): the same BigQuery queries through the ZetaSQL reference
-# evaluator and through lqe end to end (build/lqe serve, a sandboxed endpoint over `logs.edge`
-# loaded with tests/oracle/fixtures/edge.ndjson), results compared. Builds and installs nothing:
+# evaluator and through lqe end to end (build/lqe serve, a sandboxed endpoint over `logs.edge` and `logs.postgres`
+# loaded with tests/oracle/fixtures/*.ndjson), results compared. Builds and installs nothing:
 # run deploy/build.sh and deploy/install-oracle.sh first. Fails when node, npm, the npm packages
 # or build/lqe are missing. Uses the cluster of LQE_TEST_DSN (a fresh database in it) when set,
 # else starts its own throwaway cluster.
@@ -57,18 +57,20 @@ DSN="postgresql://postgres@$SERVER/$DB"
 
 build/lqe migrate --dsn "$DSN" --gateway-role "lqe_gateway_$DB" >"$TMP/migrate.log" 2>&1 ||
   { cat "$TMP/migrate.log" >&2; fail "lqe migrate failed"; }
-build/lqe load --dsn "$DSN" --source edge tests/oracle/fixtures/edge.ndjson >"$TMP/load.log" 2>&1 ||
-  { cat "$TMP/load.log" >&2; fail "lqe load failed"; }
-# The reference gets its schema from lqe's catalogue, as the translator sees it.
-psql -At -F $'\t' -v ON_ERROR_STOP=1 "$DSN" \
-  -c "select path, bq_type, mode from logs.field_catalogue where source = 'edge' order by path" \
-  >"$TMP/catalogue.tsv"
-
-# ... and the rows as lqe stored them (the loader drops null, "", [] and {} values).
-psql -At -v ON_ERROR_STOP=1 "$DSN" -c "select json_build_object('id', id,
-    'timestamp', to_char(timestamp at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),
-    'event_message', event_message, 'metadata', metadata) from logs.edge where project = 'oracle'" \
-  >"$TMP/rows.ndjson"
+# Each source: load its fixture, then give the reference lqe's catalogue for it (as the translator
+# sees it) and the rows as lqe stored them (the loader drops null, "", [] and {} values).
+SOURCES="edge postgres"
+for src in $SOURCES; do
+  build/lqe load --dsn "$DSN" --source "$src" "tests/oracle/fixtures/$src.ndjson" >"$TMP/load.log" 2>&1 ||
+    { cat "$TMP/load.log" >&2; fail "lqe load --source $src failed"; }
+  psql -At -F $'\t' -v ON_ERROR_STOP=1 "$DSN" \
+    -c "select path, bq_type, mode from logs.field_catalogue where source = '$src' order by path" \
+    >"$TMP/catalogue-$src.tsv"
+  psql -At -v ON_ERROR_STOP=1 "$DSN" -c "select json_build_object('id', id,
+      'timestamp', to_char(timestamp at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),
+      'event_message', event_message, 'metadata', metadata) from logs.$src where project = 'oracle'" \
+    >"$TMP/rows-$src.ndjson"
+done
 
 KEY=$(build/lqe keygen --sha256-file "$TMP/key.sha256" | awk '/^api_key:/ {print $2}')
 [[ -n $KEY ]] || fail "lqe keygen printed no key"
@@ -99,5 +101,5 @@ done
 
 cd tests/oracle
 ORACLE_LQE_PORT=$LQE_PORT ORACLE_LQE_KEY=$KEY ORACLE_ENDPOINT=oracle.edge \
-  ORACLE_CATALOGUE="$TMP/catalogue.tsv" ORACLE_ROWS="$TMP/rows.ndjson" \
+  ORACLE_DATA_DIR="$TMP" ORACLE_SOURCES="edge:edge_logs postgres:postgres_logs" \
   node run.js

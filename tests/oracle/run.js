@@ -5,8 +5,8 @@
 // KNOWN_MISMATCHES.md are counted separately). Exit 1 on any unlisted mismatch.
 //
 // Environment (deploy/oracle.sh sets it): ORACLE_LQE_PORT, ORACLE_LQE_KEY, ORACLE_ENDPOINT,
-// ORACLE_CATALOGUE (TSV: path, bq_type, mode of the source), ORACLE_ROWS (the rows lqe
-// stored, as NDJSON), ORACLE_SEED (random if unset), ORACLE_COUNT (generated queries, default 3000), ORACLE_FILTER (only
+// ORACLE_SOURCES ("source:cte ..."), ORACLE_DATA_DIR (per source: catalogue-<source>.tsv with
+// path, bq_type, mode; rows-<source>.ndjson, the rows lqe stored), ORACLE_SEED (random if unset), ORACLE_COUNT (generated queries, default 3000), ORACLE_FILTER (only
 // case ids containing it), ORACLE_VERBOSE=1 (print known mismatches in full too).
 const fs = require('fs');
 const path = require('path');
@@ -17,7 +17,6 @@ const norm = require('./lib/normalise');
 const { loadCorpus, loadKnown } = require('./lib/cases');
 const { generate } = require('./lib/generator');
 
-const TABLE = 'edge_logs';
 const env = (name, fallback) => {
   const v = process.env[name];
   if (v === undefined || v === '') {
@@ -123,8 +122,15 @@ async function main() {
   const verbose = env('ORACLE_VERBOSE', '') === '1';
   console.log(`oracle: seed ${seed} (ORACLE_SEED=${seed} reproduces the generated queries), ${count} generated queries`);
 
-  const tree = catalogue.buildTree(readCatalogue(env('ORACLE_CATALOGUE')));
-  const events = fs.readFileSync(env('ORACLE_ROWS'), 'utf8').split('\n').filter(Boolean).map(catalogue.parseLossless);
+  const dataDir = env('ORACLE_DATA_DIR');
+  const sources = env('ORACLE_SOURCES').split(/\s+/).filter(Boolean).map((pair) => {
+    const [source, table] = pair.split(':');
+    const tree = catalogue.buildTree(readCatalogue(path.join(dataDir, `catalogue-${source}.tsv`)));
+    const events = fs.readFileSync(path.join(dataDir, `rows-${source}.ndjson`), 'utf8').split('\n').filter(Boolean).map(catalogue.parseLossless);
+    return { source, table, tree, events };
+  });
+  const edge = sources.find((s) => s.table === 'edge_logs');
+  if (!edge) throw new Error('ORACLE_SOURCES must include edge:edge_logs (the generator reads it)');
 
   const server = new ZetaSqlServer();
   await server.start();
@@ -133,14 +139,14 @@ async function main() {
     const reg = await server.rpc('RegisterCatalog', {
       simple_catalog: {
         name: 'oracle',
-        table: [catalogue.tableProto(TABLE, tree)],
+        table: sources.map((s) => catalogue.tableProto(s.table, s.tree)),
         builtin_function_options: { language_options: options.language_options },
       },
-      table_content: { [TABLE]: { table_data: { row: catalogue.tableRows(tree, events) } } },
+      table_content: Object.fromEntries(sources.map((s) => [s.table, { table_data: { row: catalogue.tableRows(s.tree, s.events) } }])),
     });
     const catalogId = reg.registered_id;
 
-    const cases = [...loadCorpus(path.join(__dirname, 'cases')), ...generate(seed, count, tree)]
+    const cases = [...loadCorpus(path.join(__dirname, 'cases')), ...generate(seed, count, edge.tree)]
       .filter((c) => !filter || c.id.includes(filter));
     const known = loadKnown(path.join(__dirname, 'KNOWN_MISMATCHES.md'));
     const tally = { pass: 0, fail: 0, known: 0, unsupported: 0 };
