@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The oracle suite (tests/oracle): the same BigQuery queries through the ZetaSQL reference
-# evaluator and through lqe end to end (build/lqe serve, a sandboxed endpoint over `logs.edge` and `logs.postgres`
-# loaded with tests/oracle/fixtures/*.ndjson), results compared. Builds and installs nothing:
+# evaluator and through lqe end to end (build/lqe serve, a sandboxed endpoint over `logs.edge`
+# and `logs.postgres` loaded with tests/oracle/fixtures/*.ndjson), results compared. Builds and installs nothing:
 # run deploy/build.sh and deploy/install-oracle.sh first. Fails when node, npm, the npm packages
 # or build/lqe are missing. Uses the cluster of LQE_TEST_DSN (a fresh database in it) when set,
 # else starts its own throwaway cluster.
@@ -30,6 +30,7 @@ cleanup() {
     pg_cluster_stop "$TMP/pg"
   elif [[ -n ${ADMIN_DSN:-} ]]; then
     psql -q "$ADMIN_DSN" -c "drop database if exists $DB" >/dev/null 2>&1 || true
+    psql -q "$ADMIN_DSN" -c "drop role if exists lqe_gateway_$DB" >/dev/null 2>&1 || true
   fi
   rm -rf "$TMP"
 }
