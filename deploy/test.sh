@@ -6,9 +6,10 @@
 #  4. clang-tidy on the C++ files changed by the last 10 commits (deploy/lib/check-tidy.sh);
 #  5. starts a throwaway PostgreSQL 15 cluster on a free port in a temp dir;
 #  6. runs every ctest test (unit + integration), refusing to pass on fewer tests than a floor;
-#  7. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
+#  7. the oracle suite: lqe against the ZetaSQL reference evaluator (deploy/oracle.sh);
+#  8. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
 #     against the same cluster (LQE_SANITIZE_STEP=0 skips this step in a local run, not in CI);
-#  8. the fuzz smoke run (deploy/fuzz.sh).
+#  9. the fuzz smoke run (deploy/fuzz.sh).
 # The cluster is stopped even on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +60,12 @@ run_ctest() {
   bash deploy/lib/run-ctest.sh "$1" "$MIN_TESTS" "$MIN_INTEGRATION_TESTS"
 }
 run_ctest build
+
+# Oracle suite (tests/oracle): lqe against the ZetaSQL reference evaluator, in a fresh database
+# of the throwaway cluster. Installs node/npm (Debian) and the locked npm packages when missing.
+step "oracle (ZetaSQL reference evaluator)"
+bash deploy/install-oracle.sh
+bash deploy/oracle.sh
 
 # LQE_SANITIZE_STEP=0 skips the sanitizer step in a local run; CI (CI set) always runs it.
 if [[ -n ${CI:-} || ${LQE_SANITIZE_STEP:-1} != 0 ]]; then

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The oracle suite (tests/oracle): the same BigQuery queries through the ZetaSQL reference
+# evaluator and through lqe end to end (build/lqe serve, a sandboxed endpoint over `logs.edge`
+# and `logs.postgres` loaded with tests/oracle/fixtures/*.ndjson), results compared. Builds and installs nothing:
+# run deploy/build.sh and deploy/install-oracle.sh first. Fails when node, npm, the npm packages
+# or build/lqe are missing. Uses the cluster of LQE_TEST_DSN (a fresh database in it) when set,
+# else starts its own throwaway cluster.
+#   ORACLE_SEED=N (default: random, printed)  ORACLE_COUNT=N generated queries (default 3000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+source deploy/lib/pg-cluster.sh
+
+fail() { echo "oracle.sh: $*" >&2; exit 1; }
+command -v node >/dev/null || fail "node is missing (run deploy/install-oracle.sh)"
+command -v npm >/dev/null || fail "npm is missing (run deploy/install-oracle.sh)"
+[[ -f tests/oracle/node_modules/@fivetrandevelopers/zetasql/package.json ]] ||
+  fail "the npm package @fivetrandevelopers/zetasql is missing (run deploy/install-oracle.sh)"
+[[ -x build/lqe ]] || fail "build/lqe is missing (run deploy/build.sh)"
+command -v psql >/dev/null || fail "psql is missing (run deploy/install-deps.sh)"
+
+TMP=$(mktemp -d /tmp/lqe-oracle.XXXXXX)
+chmod 755 "$TMP"
+SERVE_PID=""
+OWN_CLUSTER=""
+DB=lqe_oracle_$$
+cleanup() {
+  if [[ -n $SERVE_PID ]]; then kill "$SERVE_PID" 2>/dev/null || true; wait "$SERVE_PID" 2>/dev/null || true; fi
+  if [[ -n $OWN_CLUSTER ]]; then
+    pg_cluster_stop "$TMP/pg"
+  elif [[ -n ${ADMIN_DSN:-} ]]; then
+    psql -q "$ADMIN_DSN" -c "drop database if exists $DB" >/dev/null 2>&1 || true
+    psql -q "$ADMIN_DSN" -c "drop role if exists lqe_gateway_$DB" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+if [[ -n ${LQE_TEST_DSN:-} ]]; then
+  ADMIN_DSN=$LQE_TEST_DSN
+else
+  OWN_CLUSTER=1
+  pg_cluster_init "$TMP/pg"
+  # pg_free_port's port can be taken before Postgres binds it: try a few.
+  for attempt in 1 2 3 4 5; do
+    PG_PORT=$(pg_free_port)
+    if pg_cluster_start "$TMP/pg" "$PG_PORT" 2>"$TMP/pg-start.log"; then break; fi
+    [[ $attempt -lt 5 ]] || { cat "$TMP/pg-start.log" >&2; fail "the throwaway cluster did not start"; }
+  done
+  ADMIN_DSN="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
+fi
+# postgresql://USER@HOST:PORT/DB (the throwaway clusters' trust-auth form) -> the same server.
+SERVER=${ADMIN_DSN#*://}
+SERVER=${SERVER#*@}
+SERVER=${SERVER%%/*}
+psql -q -v ON_ERROR_STOP=1 "$ADMIN_DSN" -c "create database $DB" >/dev/null
+DSN="postgresql://postgres@$SERVER/$DB"
+
+build/lqe migrate --dsn "$DSN" --gateway-role "lqe_gateway_$DB" >"$TMP/migrate.log" 2>&1 ||
+  { cat "$TMP/migrate.log" >&2; fail "lqe migrate failed"; }
+# Each source: load its fixture, then give the reference lqe's catalogue for it (as the translator
+# sees it) and the rows as lqe stored them (the loader drops null, "", [] and {} values).
+SOURCES="edge postgres"
+for src in $SOURCES; do
+  build/lqe load --dsn "$DSN" --source "$src" "tests/oracle/fixtures/$src.ndjson" >"$TMP/load.log" 2>&1 ||
+    { cat "$TMP/load.log" >&2; fail "lqe load --source $src failed"; }
+  psql -At -F $'\t' -v ON_ERROR_STOP=1 "$DSN" \
+    -c "select path, bq_type, mode from logs.field_catalogue where source = '$src' order by path" \
+    >"$TMP/catalogue-$src.tsv"
+  psql -At -v ON_ERROR_STOP=1 "$DSN" -c "select json_build_object('id', id,
+      'timestamp', to_char(timestamp at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),
+      'event_message', event_message, 'metadata', metadata) from logs.$src where project = 'oracle'" \
+    >"$TMP/rows-$src.ndjson"
+done
+
+KEY=$(build/lqe keygen --sha256-file "$TMP/key.sha256" | awk '/^api_key:/ {print $2}')
+[[ -n $KEY ]] || fail "lqe keygen printed no key"
+# A free port can be taken between the probe and the bind: try a few.
+start_lqe() {
+  LQE_PORT=$(pg_free_port)
+  sed -e "s|@LISTEN@|127.0.0.1:$LQE_PORT|" -e "s|@DSN@|postgresql://lqe_gateway_$DB@$SERVER/$DB|" \
+    -e "s|@KEY_FILE@|$TMP/key.sha256|" tests/oracle/lqe.yaml.in >"$TMP/lqe.yaml"
+  build/lqe serve --config "$TMP/lqe.yaml" >"$TMP/serve.log" 2>&1 &
+  SERVE_PID=$!
+  for _ in $(seq 1 100); do
+    if curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null 2>&1; then return 0; fi
+    if ! kill -0 "$SERVE_PID" 2>/dev/null; then
+      wait "$SERVE_PID" 2>/dev/null || true
+      SERVE_PID=""
+      return 1
+    fi
+    sleep 0.2
+  done
+  return 1
+}
+for attempt in 1 2 3 4 5; do
+  if start_lqe; then break; fi
+  grep -q 'Address already in use' "$TMP/serve.log" && [[ $attempt -lt 5 ]] && continue
+  cat "$TMP/serve.log" >&2
+  fail "lqe serve did not become ready"
+done
+
+cd tests/oracle
+ORACLE_LQE_PORT=$LQE_PORT ORACLE_LQE_KEY=$KEY ORACLE_ENDPOINT=oracle.edge \
+  ORACLE_DATA_DIR="$TMP" ORACLE_SOURCES="edge:edge_logs postgres:postgres_logs" \
+  node run.js

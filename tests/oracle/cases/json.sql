@@ -1,0 +1,32 @@
+-- JSON functions over strings (BigQuery's JSONPath subset).
+-- case: json-value
+select json_value('{"a": {"b": 1}}', '$.a.b') as a, json_value('{"a": "x"}', '$.a') as b, json_value('{"a": [1,2]}', '$.a') as c, json_value('{"a": null}', '$.a') as d
+-- case: json-value-default-path
+select json_value('"str"') as a, json_value('5') as b
+-- case: json-value-unicode-escape
+select json_value('{"a": "\\u00e9"}', '$.a') as v
+-- case: json-value-bad-json
+select json_value('{bad', '$.a') as v
+-- case: json-extract-scalar
+select json_extract_scalar('{"a": true}', '$.a') as a, json_extract_scalar('{"a": 1.50}', '$.a') as b, json_extract_scalar('{"a b": 1}', "$['a b']") as c
+-- case: json-query
+select json_query('{"a": {"b": [1, 2]}}', '$.a') as a, json_query('{"a": "x"}', '$.a') as b, json_query('{"a": 1}', '$.z') as c
+-- case: json-extract
+select json_extract('{"a": [1, {"b": 2}]}', '$.a[1]') as a, json_extract('[10, 20]', '$[0]') as b
+-- case: json-query-array
+select json_query_array('[1, "a", {"b": 1}]') as a, json_extract_array('{"a": [1, 2]}', '$.a') as b, json_query_array('{"a": 1}', '$.a') as c
+-- case: json-on-event-message
+select id, json_value(event_message, '$.a') as v from edge_logs
+-- case: to-json-string
+select to_json_string(struct(1 as a, 'x' as b)) as a, to_json_string([1, 2]) as b, to_json_string('q"') as c, to_json_string(null) as d
+-- case: to-json-string-float
+select to_json_string(1.5) as a, to_json_string(1e20) as b, to_json_string(9007199254740993) as c
+-- case: to-json-string-timestamp
+select to_json_string(timestamp '2026-03-08 10:00:00.5+00') as a, to_json_string(date '2024-02-29') as b
+-- case: parse-json-type
+select json_type(parse_json('{"a": 1}')) as a, json_type(parse_json('[1]')) as b, json_type(parse_json('1.5')) as c, json_type(parse_json('null')) as d, json_type(parse_json('"s"')) as e
+-- case: to-json
+select to_json(struct(1 as a)) as v
+-- case: parse-json-bad
+-- expect: error
+select parse_json('{') as v

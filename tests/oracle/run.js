@@ -1,0 +1,198 @@
+'use strict';
+// The oracle suite: every case runs through the ZetaSQL reference evaluator and through lqe, and
+// the normalised results must be equal. Prints one line per failure with a reproducer and the
+// summary `oracle: N passed, M failed, K not-supported-by-reference` (known mismatches listed in
+// KNOWN_MISMATCHES.md are counted separately). Exit 1 on any unlisted mismatch.
+//
+// Environment (deploy/oracle.sh sets it): ORACLE_LQE_PORT, ORACLE_LQE_KEY, ORACLE_ENDPOINT,
+// ORACLE_SOURCES ("source:cte ..."), ORACLE_DATA_DIR (per source: catalogue-<source>.tsv with
+// path, bq_type, mode; rows-<source>.ndjson, the rows lqe stored), ORACLE_SEED (random if unset), ORACLE_COUNT (generated queries, default 3000), ORACLE_FILTER (only
+// case ids containing it), ORACLE_VERBOSE=1 (print known mismatches in full too).
+const fs = require('fs');
+const path = require('path');
+const { ZetaSqlServer } = require('./lib/zetasql');
+const catalogue = require('./lib/catalogue');
+const { runLqe } = require('./lib/lqe');
+const norm = require('./lib/normalise');
+const { loadCorpus, loadKnown } = require('./lib/cases');
+const { generate } = require('./lib/generator');
+
+const env = (name, fallback) => {
+  const v = process.env[name];
+  if (v === undefined || v === '') {
+    if (fallback === undefined) throw new Error(`${name} is not set`);
+    return fallback;
+  }
+  return v;
+};
+
+function readCatalogue(file) {
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => {
+    const [p, type, mode] = l.split('\t');
+    return { path: p, type, mode };
+  });
+}
+
+async function referenceOptions(server) {
+  const lang = await server.rpc('GetLanguageOptions', { maximum_features: true });
+  lang.product_mode = 'PRODUCT_EXTERNAL';
+  return { language_options: lang, default_timezone: 'UTC' };
+}
+
+async function runReference(server, options, catalogId, sql) {
+  try {
+    const r = await server.rpc('EvaluateQuery', { sql, options, registered_catalog_id: catalogId });
+    return { ok: true, columns: r.prepared.columns || [], rows: (r.content.table_data.row || []).map((x) => x.cell || []) };
+  } catch (e) {
+    return { ok: false, code: e.code, message: e.details || e.message };
+  }
+}
+
+const GRPC_UNIMPLEMENTED = 12;
+const GRPC_INVALID_ARGUMENT = 3;
+
+function referenceLacks(ref) {
+  // "Function not found" for a function lqe's table has: this reference build lacks it.
+  return !ref.ok && (ref.code === GRPC_UNIMPLEMENTED ||
+    /Unsupported built-in function|not supported|unimplemented|optional function implementation|Function not found/i.test(ref.message));
+}
+
+// -> {verdict: 'pass'|'fail'|'unsupported', why, ref, got}
+function judge(c, ref, lqe) {
+  if (referenceLacks(ref)) return { verdict: 'unsupported', why: ref.message };
+  if (!ref.ok) {
+    const analysis = ref.code === GRPC_INVALID_ARGUMENT && !/out of range|overflow|division by zero/i.test(ref.message);
+    if (lqe.ok) return { verdict: 'fail', why: `reference ${analysis ? 'refuses' : 'raises'} (${ref.message}) but lqe returned ${lqe.rows.length} rows` };
+    if (lqe.status >= 500) return { verdict: 'fail', why: `lqe answered ${lqe.status}: ${lqe.message}` };
+    if (analysis && !c.expectError) return { verdict: 'fail', why: `reference refuses the case (not valid BigQuery?): ${ref.message}` };
+    return { verdict: 'pass' };
+  }
+  if (!lqe.ok) return { verdict: 'fail', why: `lqe answered ${lqe.status}: ${lqe.message}` };
+  if (c.expectError) return { verdict: 'fail', why: 'case expects an error but the reference returned rows' };
+  // BigQuery rows are JSON objects: columns are matched by name; an anonymous column is named
+  // f<k>_ (k counting anonymous columns), as BigQuery names it.
+  let anonymous = 0;
+  const names = ref.columns.map((col) => (col.name && !col.name.startsWith('$') ? col.name : `f${anonymous++}_`));
+  if (lqe.rows.length > 0) {
+    const got = Object.keys(lqe.rows[0]);
+    const missing = names.filter((n) => !got.includes(n));
+    if (missing.length || got.length !== names.length) {
+      return { verdict: 'fail', why: `columns: reference ${JSON.stringify(names)}, lqe ${JSON.stringify(got)}` };
+    }
+  }
+  let refRows;
+  let gotRows;
+  try {
+    refRows = ref.rows.map((cells) => cells.map((v, i) => norm.fromReference(ref.columns[i].type, v)));
+    gotRows = lqe.rows.map((row) => ref.columns.map((col, i) => norm.fromLqe(col.type, row[names[i]])));
+  } catch (e) {
+    if (e instanceof norm.Unsupported) return { verdict: 'unsupported', why: e.message };
+    throw e;
+  }
+  const ordered = norm.hasOuterOrderBy(c.sql);
+  const diff = norm.firstDifference(refRows, gotRows, ordered);
+  if (diff) {
+    const why = `rows differ (${diff.counts[0]} vs ${diff.counts[1]} rows${ordered ? ', ordered' : ', compared as multisets'}); first difference at row ${diff.row}: reference ${JSON.stringify(diff.reference)}, lqe ${JSON.stringify(diff.lqe)}`;
+    return { verdict: 'fail', why, refRows, gotRows };
+  }
+  return { verdict: 'pass' };
+}
+
+function knownReason(known, c) {
+  if (known.cases.has(c.id)) return known.cases.get(c.id);
+  for (const tag of c.tags) if (known.features.has(tag)) return `feature ${tag}: ${known.features.get(tag)}`;
+  return null;
+}
+
+function report(c, result, seed) {
+  const lines = [`--- MISMATCH ${c.id}${c.file ? ` (cases/${c.file})` : ` (seed ${seed})`}: ${result.why}`, c.sql];
+  if (result.refRows && result.refRows.length + result.gotRows.length <= 10) {
+    lines.push(`reference: ${JSON.stringify(result.refRows)}`);
+    lines.push(`lqe:       ${JSON.stringify(result.gotRows)}`);
+  }
+  if (c.tags.length) lines.push(`features: ${c.tags.join(' ')}`);
+  return lines.join('\n');
+}
+
+async function main() {
+  const lqeTarget = { host: '127.0.0.1', port: Number(env('ORACLE_LQE_PORT')), key: env('ORACLE_LQE_KEY'), endpoint: env('ORACLE_ENDPOINT', 'oracle.edge') };
+  const seed = Number(env('ORACLE_SEED', String(Math.floor(Math.random() * 2 ** 31))));
+  const count = Number(env('ORACLE_COUNT', '3000'));
+  const filter = env('ORACLE_FILTER', '');
+  const verbose = env('ORACLE_VERBOSE', '') === '1';
+  console.log(`oracle: seed ${seed} (ORACLE_SEED=${seed} reproduces the generated queries), ${count} generated queries`);
+
+  const dataDir = env('ORACLE_DATA_DIR');
+  const sources = env('ORACLE_SOURCES').split(/\s+/).filter(Boolean).map((pair) => {
+    const [source, table] = pair.split(':');
+    const tree = catalogue.buildTree(readCatalogue(path.join(dataDir, `catalogue-${source}.tsv`)));
+    const events = fs.readFileSync(path.join(dataDir, `rows-${source}.ndjson`), 'utf8').split('\n').filter(Boolean).map(catalogue.parseLossless);
+    return { source, table, tree, events };
+  });
+  const edge = sources.find((s) => s.table === 'edge_logs');
+  if (!edge) throw new Error('ORACLE_SOURCES must include edge:edge_logs (the generator reads it)');
+
+  const server = new ZetaSqlServer();
+  await server.start();
+  try {
+    const options = await referenceOptions(server);
+    const reg = await server.rpc('RegisterCatalog', {
+      simple_catalog: {
+        name: 'oracle',
+        table: sources.map((s) => catalogue.tableProto(s.table, s.tree)),
+        builtin_function_options: { language_options: options.language_options },
+      },
+      table_content: Object.fromEntries(sources.map((s) => [s.table, { table_data: { row: catalogue.tableRows(s.tree, s.events) } }])),
+    });
+    const catalogId = reg.registered_id;
+
+    const cases = [...loadCorpus(path.join(__dirname, 'cases')), ...generate(seed, count, edge.tree)]
+      .filter((c) => !filter || c.id.includes(filter));
+    const known = loadKnown(path.join(__dirname, 'KNOWN_MISMATCHES.md'));
+    const tally = { pass: 0, fail: 0, known: 0, unsupported: 0 };
+    const unsupported = [];
+    const knownSeen = new Map();
+    const started = Date.now();
+    let next = 0;
+    const worker = async () => {
+      while (next < cases.length) {
+        const c = cases[next++];
+        const [ref, got] = await Promise.all([runReference(server, options, catalogId, c.sql), runLqe(lqeTarget, c.sql)]);
+        const result = judge(c, ref, got);
+        if (result.verdict === 'fail') {
+          const reason = knownReason(known, c);
+          if (reason !== null) {
+            tally.known++;
+            knownSeen.set(c.id, reason);
+            if (verbose) console.log(report(c, result, seed).replace('MISMATCH', 'KNOWN'));
+            continue;
+          }
+        }
+        tally[result.verdict]++;
+        if (result.verdict === 'fail') console.log(report(c, result, seed));
+        if (result.verdict === 'unsupported') unsupported.push(`${c.id}: ${result.why}`);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+
+    for (const line of unsupported) console.log(`not supported by the reference: ${line}`);
+    const byReason = new Map();
+    for (const reason of knownSeen.values()) {
+      const key = reason.startsWith('feature ') ? reason.split(':')[0] : 'listed corpus cases';
+      byReason.set(key, (byReason.get(key) || 0) + 1);
+    }
+    for (const [key, n] of byReason) console.log(`known mismatches: ${n} × ${key}`);
+    const corpusKnown = [...known.cases.keys()].filter((id) => !knownSeen.has(id) && cases.some((c) => c.id === id));
+    for (const id of corpusKnown) console.log(`note: ${id} is listed in KNOWN_MISMATCHES.md but now matches; remove it`);
+    console.log(`oracle: ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}`);
+    console.log(`oracle: ${tally.pass} passed, ${tally.fail} failed, ${tally.unsupported} not-supported-by-reference, ${tally.known} known mismatches (KNOWN_MISMATCHES.md)`);
+    process.exitCode = tally.fail > 0 ? 1 : 0;
+  } finally {
+    server.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(`oracle: ${e.stack || e.message}`);
+  process.exit(2);
+});
