@@ -5,12 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Commands, not packages: a node that bundles its own npm (as some images ship) is enough, and
+# Debian's npm package would conflict with it.
 missing=()
-for pkg in nodejs npm; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$pkg")
-  fi
-done
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if ((${#missing[@]} > 0)); then
   echo "install-oracle: installing ${missing[*]} from Debian"
   SUDO=""
