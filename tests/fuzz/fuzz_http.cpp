@@ -42,8 +42,8 @@ void Check(bool ok) {
 // sql/ as the endpoints directory and schema/catalogue_seed.tsv as the catalogue.
 std::shared_ptr<const GatewayState> MakeState() {
   namespace fs = std::filesystem;
-  char dir_template[] = "/tmp/lqe-fuzz-http.XXXXXX";
-  Check(mkdtemp(dir_template) != nullptr);
+  std::string dir_template = (fs::temp_directory_path() / "lqe-fuzz-http.XXXXXX").string();
+  Check(mkdtemp(dir_template.data()) != nullptr);
   const fs::path dir(dir_template);
   const auto digest = Sha256(kApiKey);
   std::ofstream(dir / "gw.yaml") << "listen: 127.0.0.1:0\naccess_log: false\n"

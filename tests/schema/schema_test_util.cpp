@@ -103,8 +103,7 @@ std::string CompactSample(const std::string& source) {
   const std::string path = SourcePath("tests/fixtures/ingest/" + source + ".ndjson");
   const std::string text = ReadFile(path);
   if (text.empty()) throw std::runtime_error("missing or empty ingest fixture " + path);
-  return boost::json::serialize(boost::json::parse(text.substr(0, text.find('
-'))));
+  return boost::json::serialize(boost::json::parse(text.substr(0, text.find('\n'))));
 }
 
 std::string UtcDayTag(int offset_days) {
