@@ -104,8 +104,8 @@ void CheckValue(const ParamDef& def, std::string_view value) {
 
 void CheckValidation(const RawParams& raw) {
   auto result = lqe::gateway::ValidateParams(Endpoint(), raw);
-  if (const auto* response = std::get_if<lqe::gateway::Response>(&result)) {
-    Check(response->status == 400 && response->body.find("\"error\"") != std::string::npos);
+  if (const auto* error = std::get_if<lqe::gateway::GatewayError>(&result)) {
+    Check(error->status == 400 && !error->message.empty() && !error->reason.empty());
     return;
   }
   const auto& valid = std::get<lqe::gateway::ValidatedParams>(result);
