@@ -6,6 +6,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include "lqe/utf8.h"
 #include "support.h"
 
 namespace lqe::gateway {
@@ -425,6 +426,14 @@ TEST_F(HandlerTest, OperationalRoutesAndUnknowns) {
   Response nowhere = Run(Get("/nowhere", ""));
   EXPECT_EQ(nowhere.status, 404);
   EXPECT_EQ(Message(nowhere), "no route for /nowhere");
+  // A target whose decoded path is not UTF-8 is refused before routing; and any message that
+  // echoes request bytes has them replaced by U+FFFD, so error bodies are always valid JSON.
+  Response bad_bytes = Run(Get("/api/endpoints/query/x%FF%C3y"));
+  EXPECT_EQ(bad_bytes.status, 400);
+  EXPECT_EQ(Message(bad_bytes), "malformed request target");
+  Response echoed = ToResponse(MakeError(404, "no route for /x\xFF\xC3y", "not_found"));
+  EXPECT_TRUE(lqe::IsValidUtf8(echoed.body)) << echoed.body;
+  EXPECT_EQ(Message(echoed), "no route for /x\xEF\xBF\xBD\xEF\xBF\xBDy");
   Request del = Get("/api/endpoints/query/logs.all");
   del.method = "DELETE";
   Response d = Run(del);

@@ -2,6 +2,8 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "lqe/utf8.h"
+
 namespace lqe::gateway {
 
 std::string_view StatusName(int status) {
@@ -45,8 +47,16 @@ std::string ErrorBody(int status, std::string_view message, const boost::json::o
   boost::json::object error;
   error["code"] = status;
   error["status"] = StatusName(status);
-  error["message"] = message;
-  for (const auto& item : extra) error[item.key()] = item.value();
+  // Messages and details may echo request bytes (a path, an endpoint name): keep the body
+  // valid JSON whatever they hold.
+  error["message"] = ToValidUtf8(message);
+  for (const auto& item : extra) {
+    if (item.value().is_string()) {
+      error[item.key()] = ToValidUtf8(item.value().get_string());
+    } else {
+      error[item.key()] = item.value();
+    }
+  }
   boost::json::object root;
   root["error"] = std::move(error);
   return boost::json::serialize(root);

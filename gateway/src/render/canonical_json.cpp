@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 #include <vector>
+
+#include "lqe/utf8.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -20,38 +22,6 @@ constexpr std::size_t kMaxDepth = 32;  // below Boost.JSON's default limit; deep
 
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-bool IsContinuation(unsigned char c) {
-  return (c & 0xC0) == 0x80;
-}
-
-// Length of the valid UTF-8 sequence at text[i] (lead byte >= 0x80), 0 if invalid.
-std::size_t Utf8Length(std::string_view text, std::size_t i) {
-  auto at = [&](std::size_t k) {
-    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0;
-  };
-  unsigned char c = at(0);
-  unsigned char lo = 0x80, hi = 0xBF;
-  std::size_t length = 0;
-  if (c >= 0xC2 && c <= 0xDF) {
-    length = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    length = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    length = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (at(1) < lo || at(1) > hi) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (!IsContinuation(at(k))) return 0;
-  }
-  return length;
 }
 
 bool IsLowerHex(char c) {
@@ -141,7 +111,7 @@ bool CopyString(std::string& out, std::string_view text, std::size_t* pos) {
     } else if (c < 0x20) {
       step = 0;
     } else if (c >= 0x80) {
-      step = Utf8Length(text, i);
+      step = Utf8SequenceLength(text, i);
     }
     if (step == 0) return false;
     i += step;
