@@ -33,8 +33,9 @@ TypePtr CommonType(const TypePtr& a, const TypePtr& b) {
   if (!b || b->kind == TypeKind::kUnknown) return a;
   if (a->kind == b->kind) return a;
   if (a->IsNumeric() && b->IsNumeric()) {
-    if (a->kind == TypeKind::kFloat64 || b->kind == TypeKind::kFloat64)
+    if (a->kind == TypeKind::kFloat64 || b->kind == TypeKind::kFloat64) {
       return T(TypeKind::kFloat64);
+    }
     return T(TypeKind::kNumeric);
   }
   return a;

@@ -35,8 +35,9 @@ std::vector<std::string> SplitDots(const std::string& name) {
 
 std::vector<Column> RowColumns(const Type& row) {
   std::vector<Column> cols;
-  for (const auto& f : row.fields)
+  for (const auto& f : row.fields) {
     cols.push_back({f.name, f.type, IsKind(f.type, TypeKind::kArray)});
+  }
   return cols;
 }
 

@@ -1,9 +1,9 @@
 // FORMAT(format, args...): BigQuery's printf. The format must be a literal; it is split here
 // into literal text and one bq.format_* call (migration 055) per specifier, joined with ||, so a
 // NULL argument makes the result NULL except under %t and %T, which print NULL.
-#include <cctype>
 #include <string>
 
+#include "lqe/ascii.h"
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/text_render.h"
@@ -25,9 +25,7 @@ struct Spec {
   char conversion = '\0';
 };
 
-bool IsDigit(char c) {
-  return std::isdigit(static_cast<unsigned char>(c)) != 0;
-}
+using ascii::IsDigit;
 
 // Reads flags, width, precision and the conversion after the '%' at `pos`; advances `pos`.
 Spec ReadSpec(const std::string& f, std::size_t& pos, const ast::Literal& lit) {

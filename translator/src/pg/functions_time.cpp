@@ -41,8 +41,9 @@ std::string_view SimpleField(const std::string& part) {
 std::string Trunc(const ast::Expr& part_arg, const Value& x, K kind, const std::string& tz) {
   const DatePart part = ReadDatePart(part_arg);
   auto dt = [&](std::string_view field, const std::string& v) {
-    if (kind == K::kTimestamp)
+    if (kind == K::kTimestamp) {
       return "date_trunc('" + std::string(field) + "', " + v + ", " + tz + ")";
+    }
     if (kind == K::kDate) return "date_trunc('" + std::string(field) + "', (" + v + ")::timestamp)";
     return "date_trunc('" + std::string(field) + "', " + v + ")";
   };
@@ -119,13 +120,15 @@ std::string CalendarDiff(const DatePart& part, const std::string& a, const std::
            " FROM " + v + "))";
   };
   if (part.name == "DAY") return "((" + a + ")::date - (" + b + ")::date)::bigint";
-  if (part.name == "MONTH")
+  if (part.name == "MONTH") {
     return "(" + ym(a, 12, "MONTH") + " - " + ym(b, 12, "MONTH") + ")::bigint";
+  }
   if (part.name == "QUARTER") {
     return "(" + ym(a, 4, "QUARTER") + " - " + ym(b, 4, "QUARTER") + ")::bigint";
   }
-  if (part.name == "YEAR")
+  if (part.name == "YEAR") {
     return "(EXTRACT(YEAR FROM " + a + ") - EXTRACT(YEAR FROM " + b + "))::bigint";
+  }
   if (part.name == "WEEK" || part.name == "ISOWEEK") {
     const int k = part.name == "ISOWEEK" ? 0 : ((part.weekday < 0 ? 0 : part.weekday) + 6) % 7;
     auto start = [k](const std::string& v) {
@@ -233,8 +236,9 @@ Value EmitTimestampDiff(Emitter& e, const ast::Call& call) {
   const auto args = EmitTwo(e, call);
   const DatePart part = ReadDatePart(*call.args[2]);
   const long long us = MicrosPer(part.name);
-  if (us == 0)
+  if (us == 0) {
     Fail(DiagCode::kUnsupported, call.args[2]->span, "unsupported date part " + part.name);
+  }
   // Whole units, truncated toward zero.
   return MakeValue("(trunc(EXTRACT(EPOCH FROM (" + args[0].sql + " - " + args[1].sql +
                        ")) * 1000000 / " + std::to_string(us) + "))::bigint",
@@ -285,8 +289,9 @@ Value EmitTimestampFn(Emitter& e, const ast::Call& call) {
       return MakeValue("((" + args[0].sql + ")::timestamp AT TIME ZONE " + tz + ")", K::kTimestamp);
     case K::kString:
     case K::kUnknown:
-      if (args.size() == 1)
+      if (args.size() == 1) {
         return MakeValue("CAST(" + args[0].sql + " AS timestamptz)", K::kTimestamp);
+      }
       return MakeValue("(CAST(" + args[0].sql + " AS timestamp) AT TIME ZONE " + tz + ")",
                        K::kTimestamp);
     default:
@@ -447,7 +452,9 @@ Value Emitter::EmitExtract(const ast::Extract& ex) {
   const std::string l =
       IsKind(x.type, K::kTimestamp) ? "(" + x.sql + " AT TIME ZONE " + tz + ")" : x.sql;
   auto field = [&l](const char* f) { return "EXTRACT(" + std::string(f) + " FROM " + l + ")"; };
-  auto int_value = [](std::string sql) { return MakeValue("(" + sql + ")::bigint", K::kInt64); };
+  auto int_value = [](const std::string& sql) {
+    return MakeValue("(" + sql + ")::bigint", K::kInt64);
+  };
   if (part == "DATE") return MakeValue("(" + l + ")::date", K::kDate);
   if (part == "TIME") return MakeValue("(" + l + ")::time", K::kTime);
   if (part == "DATETIME") return MakeValue("(" + l + ")::timestamp", K::kDatetime);

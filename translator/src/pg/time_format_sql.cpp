@@ -1,8 +1,11 @@
 #include "pg/time_format_sql.h"
 
-#include <cctype>
+#include <initializer_list>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "lqe/ascii.h"
 #include "pg/time_format.h"
 
 namespace lqe::pg {
@@ -23,9 +26,7 @@ std::string Literal(const std::string& text) {
   return out + "'";
 }
 
-bool IsDigit(char c) {
-  return std::isdigit(static_cast<unsigned char>(c)) != 0;
-}
+using ascii::IsDigit;
 
 // Reads the element at `pos` (a '%'); name is empty when the format ends after '%'.
 Element ReadElement(std::string_view f, std::size_t pos) {
@@ -49,12 +50,10 @@ Element ReadElement(std::string_view f, std::size_t pos) {
     } else if (c == 'E' && rest[0] == 'z') {
       e.name = "Ez";
       e.length = 3;
-    } else if (c == 'E' && std::string_view("cCxXyY").find(rest[0]) != std::string_view::npos) {
+    } else if ((c == 'E' && std::string_view("cCxXyY").find(rest[0]) != std::string_view::npos) ||
+               (c == 'O' &&
+                std::string_view("deHImMSuUVwWy").find(rest[0]) != std::string_view::npos)) {
       e.name = std::string(1, rest[0]);  // the locale's alternative: the same in English
-      e.length = 3;
-    } else if (c == 'O' &&
-               std::string_view("deHImMSuUVwWy").find(rest[0]) != std::string_view::npos) {
-      e.name = std::string(1, rest[0]);
       e.length = 3;
     }
   }
@@ -62,10 +61,21 @@ Element ReadElement(std::string_view f, std::size_t pos) {
 }
 
 std::string Unsupported(const Element& e, std::string_view function, bool parsing) {
-  if (e.name.empty())
+  if (e.name.empty()) {
     return "incomplete format element % at the end of the format of " + std::string(function);
+  }
   return "format element %" + e.name + " is not supported " +
          (parsing ? "for parsing by " : "for formatting by ") + std::string(function);
+}
+
+// Concatenation in one allocation (the element loop builds many such strings).
+std::string Join(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  std::size_t size = 0;
+  for (std::string_view p : parts) size += p.size();
+  out.reserve(size);
+  for (std::string_view p : parts) out.append(p);
+  return out;
 }
 
 std::string Lpad(const std::string& sql, int width, char pad) {
@@ -86,11 +96,11 @@ TimeFormatSql FormatTimeSql(std::string_view f, const TimeFormatInput& in) {
   TimeFormatSql out;
   std::vector<std::string> parts;
   std::string simple;  // a run of elements to_char prints exactly, in BigQuery spelling
-  const std::string& L = in.local_sql;
+  const std::string& local = in.local_sql;
   auto flush = [&] {
     if (simple.empty()) return;
     const TimeFormatConversion conv = ConvertTimeFormat(simple);
-    parts.push_back("to_char(" + L + ", " + Literal(conv.pattern) + ")");
+    parts.push_back("to_char(" + local + ", " + Literal(conv.pattern) + ")");
     simple.clear();
   };
   auto special = [&](std::string sql) {
@@ -121,34 +131,35 @@ TimeFormatSql FormatTimeSql(std::string_view f, const TimeFormatInput& in) {
         simple += "%E6S" + std::string(static_cast<std::size_t>(digits - 6), '0');
       }
     } else if (n == "E*S") {
-      special("rtrim(rtrim(to_char(" + L + ", 'SS.US'), '0'), '.')");
+      special("rtrim(rtrim(to_char(" + local + ", 'SS.US'), '0'), '.')");
     } else if (n == "e") {
-      special(Lpad("to_char(" + L + ", 'FMDD')", 2, ' '));
+      special(Lpad("to_char(" + local + ", 'FMDD')", 2, ' '));
     } else if (n == "k") {
-      special(Lpad("to_char(" + L + ", 'FMHH24')", 2, ' '));
+      special(Lpad("to_char(" + local + ", 'FMHH24')", 2, ' '));
     } else if (n == "l") {
-      special(Lpad("to_char(" + L + ", 'FMHH12')", 2, ' '));
+      special(Lpad("to_char(" + local + ", 'FMHH12')", 2, ' '));
     } else if (n == "P") {
-      special("to_char(" + L + ", 'am')");
+      special("to_char(" + local + ", 'am')");
     } else if (n == "J") {
-      special("to_char(" + L + ", 'IDDD')");
+      special("to_char(" + local + ", 'IDDD')");
     } else if (n == "C") {
-      special(Lpad("(floor(EXTRACT(YEAR FROM " + L + ") / 100))::bigint::text", 2, '0'));
+      special(Lpad("(floor(EXTRACT(YEAR FROM " + local + ") / 100))::bigint::text", 2, '0'));
     } else if (n == "w") {
-      special("EXTRACT(DOW FROM " + L + ")::int::text");
+      special("EXTRACT(DOW FROM " + local + ")::int::text");
     } else if (n == "U") {
-      special(Lpad(
-          "((EXTRACT(DOY FROM " + L + ")::int + 6 - EXTRACT(DOW FROM " + L + ")::int) / 7)::text",
-          2, '0'));
+      special(Lpad(Join({"((EXTRACT(DOY FROM ", local, ")::int + 6 - EXTRACT(DOW FROM ", local,
+                         ")::int) / 7)::text"}),
+                   2, '0'));
     } else if (n == "W") {
-      special(Lpad("((EXTRACT(DOY FROM " + L + ")::int + 6 - (EXTRACT(DOW FROM " + L +
-                       ")::int + 6) % 7) / 7)::text",
+      special(Lpad(Join({"((EXTRACT(DOY FROM ", local, ")::int + 6 - (EXTRACT(DOW FROM ", local,
+                         ")::int + 6) % 7) / 7)::text"}),
                    2, '0'));
     } else if (n == "s") {
       special("(" + in.epoch_sql + ")::text");
     } else if (n == "c") {
-      special("to_char(" + L + ", 'Dy Mon ') || " + Lpad("to_char(" + L + ", 'FMDD')", 2, ' ') +
-              " || to_char(" + L + ", ' HH24:MI:SS YYYY')");
+      special(Join({"to_char(", local, ", 'Dy Mon ') || ",
+                    Lpad("to_char(" + local + ", 'FMDD')", 2, ' '), " || to_char(", local,
+                    ", ' HH24:MI:SS YYYY')"}));
     } else if (n == "z" || n == "Ez") {
       special(OffsetSql(in.offset_sql, n == "Ez"));
     } else if (n == "Z" && !in.zone_name_sql.empty()) {
@@ -192,10 +203,9 @@ TimeParseRegex ParseTimeRegex(std::string_view f, std::string_view function) {
   while (pos < format.size()) {
     const char c = format[pos];
     if (c != '%') {
-      if (std::isspace(static_cast<unsigned char>(c))) {
+      if (ascii::IsSpace(c)) {
         out.regex += "[[:space:]]*";
-      } else if (std::isalnum(static_cast<unsigned char>(c)) ||
-                 static_cast<unsigned char>(c) >= 0x80) {
+      } else if (ascii::IsAlnum(c) || static_cast<unsigned char>(c) >= 0x80) {
         out.regex += c;
       } else {
         out.regex += std::string("\\") + c;
