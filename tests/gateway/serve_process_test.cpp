@@ -218,7 +218,7 @@ TEST_F(ServeProcessTest, AcceptFailuresBackOffAndAreLoggedRarely) {
   for (int i = 0; i < 300; ++i) waiting.push_back(std::make_unique<RawConnection>(serve.Port()));
   std::this_thread::sleep_for(std::chrono::seconds(2));
   // The connection already open is served throughout.
-  EXPECT_EQ(kept.Send("GET", "/health").status, 200);
+  EXPECT_EQ(kept.Send("GET", "/health").status, 200) << serve.Log().substr(0, 3000);
   double cpu = serve.CpuSeconds() - cpu_before;
   waiting.clear();
   rlimit normal{1024, 1024};

@@ -40,9 +40,11 @@ struct Server::Impl {
   // One event loop per I/O thread: a connection lives on one loop for its whole life, so its
   // reads, writes and timers never wake another thread (the shared-loop design spent most of
   // its time in cross-thread wake-ups). `ioc` is loop 0; it also owns the acceptor, signals and
-  // timers.
-  boost::asio::io_context ioc{1};
+  // timers. The other loops are declared first so they outlive `ioc`: an accept still pending
+  // when the server is destroyed holds a socket that belongs to one of them, and `ioc`'s
+  // destructor destroys that operation (ASan saw the use after free with the opposite order).
   std::vector<std::unique_ptr<boost::asio::io_context>> extra_loops;
+  boost::asio::io_context ioc{1};
   std::size_t next_loop = 0;
   boost::asio::ip::tcp::acceptor acceptor{ioc};
   boost::asio::signal_set signals{ioc};
