@@ -13,10 +13,10 @@
 
 #include "commands.h"
 #include "lqe/ascii.h"
+#include "lqe/format_postgres.h"
 #include "lqe/gateway/config.h"
 #include "lqe/gateway/handler.h"
 #include "lqe/translate.h"
-#include "lqe/format_postgres.h"
 
 namespace lqe::cli {
 namespace {
