@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <pqxx/pqxx>
 #include <sstream>
 #include <stdexcept>
@@ -12,13 +11,6 @@
 
 namespace lqe::sqllogic {
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 void ParseDirective(const std::string& line, Record& r) {
   std::istringstream words(line);
@@ -38,7 +30,7 @@ void ParseDirective(const std::string& line, Record& r) {
 }
 
 void ParseFile(const std::filesystem::path& path, std::vector<Record>& out) {
-  std::istringstream in(ReadFile(path.string()));
+  std::istringstream in(testing::ReadFileText(path.string()));
   std::string line;
   int line_no = 0;
   Record* current = nullptr;
@@ -86,8 +78,8 @@ void ParseFile(const std::filesystem::path& path, std::vector<Record>& out) {
 const Catalog& SeedCatalog() {
   static const Catalog catalog = [] {
     std::string error;
-    auto entries =
-        Catalog::ParseTsv(ReadFile(testing::SourcePath("schema/catalogue_seed.tsv")), &error);
+    auto entries = Catalog::ParseTsv(
+        testing::ReadFileText(testing::SourcePath("schema/catalogue_seed.tsv")), &error);
     if (!error.empty()) {
       throw std::runtime_error("catalogue seed: " + error);
     }
@@ -115,7 +107,7 @@ TranslateResult TranslateRecord(const Record& r) {
   if (!r.sandbox.empty()) {
     options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, r.sql};
   }
-  return Translate(ReadFile(testing::SourcePath("sql/" + endpoint + ".sql")), options);
+  return Translate(testing::ReadFileText(testing::SourcePath("sql/" + endpoint + ".sql")), options);
 }
 
 std::string RenderRow(const pqxx::row& row) {

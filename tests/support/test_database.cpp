@@ -4,7 +4,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
 #include <pqxx/pqxx>
+#include <sstream>
 #include <stdexcept>
 
 namespace lqe::testing {
@@ -53,6 +55,13 @@ TestDatabase::~TestDatabase() {
 
 std::string SourcePath(const std::string& relative) {
   return std::string(LQE_SOURCE_DIR) + "/" + relative;
+}
+
+std::string ReadFileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 std::string LqeBinary() {

@@ -27,6 +27,8 @@ class TestDatabase {
 
 // Absolute path of a file in the source tree, e.g. SourcePath("schema/catalogue_seed.tsv").
 std::string SourcePath(const std::string& relative);
+// The whole file as bytes; empty when it cannot be read (callers assert on what they expect).
+std::string ReadFileText(const std::string& path);
 // Path of the built lqe binary.
 std::string LqeBinary();
 

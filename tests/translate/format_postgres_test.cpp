@@ -4,20 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "lqe/translate.h"
+#include "support/test_database.h"
 
 namespace lqe {
 namespace {
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string WithoutWhitespace(std::string_view s) {
   std::string out;
@@ -73,12 +64,14 @@ TEST(FormatPostgres, SetOperatorsAndUnbalancedInputDoNotBreakIt) {
 TEST(FormatPostgres, ChangesOnlyWhitespaceOfTheTranslatedLogListing) {
   std::string error;
   const Catalog catalog = Catalog::FromEntries(
-      Catalog::ParseTsv(ReadAll(LQE_SOURCE_DIR "/schema/catalogue_seed.tsv"), &error), &error);
+      Catalog::ParseTsv(testing::ReadFileText(LQE_SOURCE_DIR "/schema/catalogue_seed.tsv"), &error),
+      &error);
   TranslateOptions options;
   options.catalog = &catalog;
   const TypePtr s = Type::Scalar(TypeKind::kString);
   options.params = {{"project", s}, {"iso_timestamp_start", s}, {"iso_timestamp_end", s}};
-  const TranslateResult r = Translate(ReadAll(LQE_SOURCE_DIR "/sql/logs.all.sql"), options);
+  const TranslateResult r =
+      Translate(testing::ReadFileText(LQE_SOURCE_DIR "/sql/logs.all.sql"), options);
   ASSERT_TRUE(r.ok()) << r.error().message;
   const std::string formatted = FormatPostgres(r.value().pg_sql);
   EXPECT_EQ(WithoutWhitespace(formatted), WithoutWhitespace(r.value().pg_sql));

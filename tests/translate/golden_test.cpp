@@ -13,6 +13,7 @@
 #include "lqe/gateway/config.h"
 #include "lqe/translate.h"
 #include "support/golden_file.h"
+#include "support/test_database.h"
 
 namespace lqe::testing {
 namespace {
@@ -21,18 +22,12 @@ namespace fs = std::filesystem;
 
 const fs::path kDir = fs::path(LQE_SOURCE_DIR) / "tests/translate";
 
-std::string ReadAll(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 const Catalog& SeedCatalog() {
   static const Catalog catalog = [] {
     std::string error;
-    const auto rows =
-        Catalog::ParseTsv(ReadAll(fs::path(LQE_SOURCE_DIR) / "schema/catalogue_seed.tsv"), &error);
+    const auto rows = Catalog::ParseTsv(
+        testing::ReadFileText((fs::path(LQE_SOURCE_DIR) / "schema/catalogue_seed.tsv").string()),
+        &error);
     return Catalog::FromEntries(rows, &error);
   }();
   return catalog;
@@ -157,7 +152,7 @@ class GoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenTest, Cases) {
   const fs::path file = kDir / GetParam();
-  auto cases = ParseGoldenText(ReadAll(file));
+  auto cases = ParseGoldenText(testing::ReadFileText(file.string()));
   ASSERT_FALSE(cases.empty());
   const bool update = std::getenv("UPDATE_GOLDEN") != nullptr;
   for (auto& c : cases) {

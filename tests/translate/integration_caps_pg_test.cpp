@@ -4,10 +4,8 @@
 // STRING_AGG(DISTINCT ...) ordered by a STRING run and sort byte-wise, as in BigQuery.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <memory>
 #include <pqxx/pqxx>
-#include <sstream>
 
 #include "lqe/schema/migrate.h"
 #include "lqe/translate.h"
@@ -15,13 +13,6 @@
 
 namespace lqe {
 namespace {
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class CapsOnPostgres : public ::testing::Test {
  protected:
@@ -38,7 +29,8 @@ class CapsOnPostgres : public ::testing::Test {
     w.commit();
     std::string error;
     shared_catalog = new Catalog(Catalog::FromEntries(
-        Catalog::ParseTsv(ReadAll(testing::SourcePath("schema/catalogue_seed.tsv")), &error),
+        Catalog::ParseTsv(testing::ReadFileText(testing::SourcePath("schema/catalogue_seed.tsv")),
+                          &error),
         &error));
   }
   static void TearDownTestSuite() {

@@ -4,9 +4,7 @@
 // newest ones of the project, as a direct query over the table selects them.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <pqxx/pqxx>
-#include <sstream>
 
 #include "lqe/schema/migrate.h"
 #include "lqe/translate.h"
@@ -14,13 +12,6 @@
 
 namespace lqe {
 namespace {
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 Translation TranslateEdgeList(const Catalog& catalog, const std::string& tail) {
   TranslateOptions options;
@@ -34,7 +25,8 @@ Translation TranslateEdgeList(const Catalog& catalog, const std::string& tail) {
                                    "cross join unnest(m.request) as r "
                                    "cross join unnest(m.response) as response " +
                                        tail};
-  TranslateResult r = Translate(ReadAll(testing::SourcePath("sql/logs.all.sql")), options);
+  TranslateResult r =
+      Translate(testing::ReadFileText(testing::SourcePath("sql/logs.all.sql")), options);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   return r.ok() ? r.value() : Translation{};
 }
@@ -58,7 +50,9 @@ void CheckListing(const std::string& tail) {
   }
   std::string error;
   const Catalog catalog = Catalog::FromEntries(
-      Catalog::ParseTsv(ReadAll(testing::SourcePath("schema/catalogue_seed.tsv")), &error), &error);
+      Catalog::ParseTsv(testing::ReadFileText(testing::SourcePath("schema/catalogue_seed.tsv")),
+                        &error),
+      &error);
   const Translation t = TranslateEdgeList(catalog, tail);
   ASSERT_EQ(t.params.size(), 3u);
 
