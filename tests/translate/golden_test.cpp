@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "lqe/ascii.h"
 #include "lqe/gateway/config.h"
@@ -140,7 +141,9 @@ std::string RunCase(const GoldenCase& c, bool crlf) {
       if (!prefix.empty() && out.rfind(prefix, 0) == 0) {
         const std::string label =
             std::string(probe).find("order") == std::string::npos ? " CTEs>" : " CTEs, unordered>";
-        out = "WITH <" + it->second + label + out.substr(prefix.size());
+        std::string abbreviated = "WITH <";
+        abbreviated.append(it->second).append(label).append(out, prefix.size());
+        out = std::move(abbreviated);
         break;
       }
     }
