@@ -96,6 +96,18 @@ select r.cf[safe_offset(0)].asn * 3 as v from edge_logs cross join unnest(metada
 select r.cf[safe_offset(0)].asn + 13335 as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r
 -- case: round-binary-halfway
 select round(0.075, 2) as a, round(2.675, 2) as b, round(safe_divide(15, 200), 2) as c, round(1.005, 2) as d
+-- case: round-trunc-negative
+select round(-2.25, 1) as a, round(-0.075, 2) as b, trunc(-2.7) as c, round(-2.5) as d, trunc(-1.2399, 2) as e, round(-1234.5, -2) as f
+-- case: round-extremes
+select round(cast('inf' as float64)) as a, round(cast('-inf' as float64), 2) as b, round(1e300, 2) as c, round(123.456, -1) as d, trunc(1e-300, 5) as e, round(5e-324, 400) as f, round(2.5, null) as g
+-- case: shifts
+select -16 >> 2 as a, 1 << 63 as b, 1 << 64 as c, -1 >> 63 as d, -1 >> 64 as e, 1 << 200 as f, 5 >> 0 as g, -5 << 1 as h, cast(null as int64) >> 1 as i
+-- case: shift-negative
+-- expect: error
+select 5 << -1 as v
+-- case: shift-right-negative
+-- expect: error
+select 5 >> -3 as v
 -- case: greatest-null-arg-overflow
 -- expect: error
 select greatest(cast(null as int64), r.cf[safe_offset(0)].asn * 3) as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r

@@ -56,6 +56,12 @@ select repeat('ab', -1) as v
 select left('hello', 2) as a, right('hello', 2) as b, left('文件', 1) as c, right('ab', 5) as d
 -- case: initcap
 select initcap('hello wORLD-foo_bar') as a, initcap('élan vital') as b
+-- case: initcap-delimiters
+select initcap('a b\tc\nd=e\'f"g!h?i@j#k$l%m^n&o*p(q)r-s_t+u[v]w{x}y|z\\a/b<c>d,e.f:g;h~i`j') as a, initcap('ÉCOLE élan ÜBER') as b, initcap('') as c, initcap(null) as d, initcap('x\x0by\x0cz\rw') as e
+-- case: initcap-custom-delimiters
+select initcap('hello-world foo', '-') as a, initcap('hello world', '') as b, initcap('aXbxc', 'x') as c, initcap(null, '-') as d, initcap('a-b', null) as e
+-- case: initcap-column
+select id, initcap(event_message) as v from edge_logs
 -- case: to-hex-md5-sha
 select to_hex(md5('abc')) as a, to_hex(sha256('abc')) as b, to_hex(sha512('')) as c
 -- case: from-hex-base64

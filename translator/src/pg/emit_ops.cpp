@@ -144,6 +144,12 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
     if (IsKind(l.type, TypeKind::kBytes)) t = l.type;
     return Make("(" + l.sql + " || " + r.sql + ")", t);
   }
+  if ((b.op == Op::kShiftLeft || b.op == Op::kShiftRight) && IsKind(l.type, TypeKind::kInt64)) {
+    // BigQuery's >> is logical and a shift by 64 or more is 0 (bq.shift_*, migration 065).
+    return Make(std::string(b.op == Op::kShiftLeft ? "bq.shift_left(" : "bq.shift_right(") + l.sql +
+                    ", " + r.sql + ")",
+                Type::Scalar(TypeKind::kInt64));
+  }
   Value v = Make("(" + l.sql + " " + op + " " + r.sql + ")", ArithmeticType(b.op, l, r));
   v.loose_int = l.loose_int && r.loose_int;
   return v;
@@ -203,6 +209,29 @@ Value Emitter::EmitCast(const ast::Cast& cast) {
   if (cast.format) Fail(DiagCode::kUnsupported, cast.format->span, "unsupported CAST ... FORMAT");
   Value v = EmitExpr(*cast.operand);  // not const: `return v` below moves it
   const TypeKind to = cast.target ? cast.target->kind : TypeKind::kUnknown;
+  // ARRAY<scalar> of an array literal or NULL: a PG array of the element type. (A REPEATED
+  // field is JSON in storage, so other operands stay refused.)
+  const bool array_operand =
+      cast.operand->Is<ast::ArrayCtor>() ||
+      (cast.operand->Is<ast::Literal>() &&
+       cast.operand->As<ast::Literal>().literal_kind == ast::Literal::Kind::kNull);
+  if (to == TypeKind::kArray && cast.target->element && array_operand &&
+      cast.syntax != ast::Cast::Syntax::kSafeCast) {
+    const TypeKind elem = cast.target->element->kind;
+    const bool scalar = elem != TypeKind::kArray && elem != TypeKind::kRecord &&
+                        elem != TypeKind::kUnknown && elem != TypeKind::kInterval &&
+                        elem != TypeKind::kJson;
+    const TypeKind from_elem =
+        v.type && v.type->element ? v.type->element->kind : TypeKind::kUnknown;
+    const bool empty_or_null =
+        v.sql == "NULL" ||
+        (cast.operand->Is<ast::ArrayCtor>() && cast.operand->As<ast::ArrayCtor>().elements.empty());
+    if (scalar && (from_elem == elem || empty_or_null)) {
+      const std::string pg_array = std::string(PgTypeName(elem)) + "[]";
+      if (v.sql != "NULL" && empty_or_null) return Make("ARRAY[]::" + pg_array, cast.target);
+      return Make("CAST(" + v.sql + " AS " + pg_array + ")", cast.target);
+    }
+  }
   if (to == TypeKind::kUnknown || to == TypeKind::kRecord || to == TypeKind::kArray ||
       to == TypeKind::kInterval) {
     Fail(

@@ -111,8 +111,8 @@ Value EmitRound(Emitter& e, const ast::Call& call) {
   if (IsKind(args[0].type, K::kNumeric)) {
     return MakeValue(fn + "(" + args[0].sql + digits + ")", K::kNumeric);
   }
-  return MakeValue("(" + fn + "((" + args[0].sql + ")::numeric" + digits + "))::double precision",
-                   K::kFloat64);
+  // On the double's exact value, not PG's 15-digit float8 -> numeric (migration 065).
+  return MakeValue("bq." + fn + "_float(" + Float(args[0]) + digits + ")", K::kFloat64);
 }
 
 Value EmitTrunc(Emitter& e, const ast::Call& call) {

@@ -142,7 +142,9 @@ Value EmitLeftRight(Emitter& e, const ast::Call& call) {
 
 Value EmitInitcap(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  return MakeValue("initcap(" + args[0].sql + ")", K::kString);
+  // PG's initcap starts a word after any non-alphanumeric character; BigQuery's after its
+  // delimiter set only (bq.initcap, migration 065).
+  return MakeValue("bq.initcap(" + JoinSql(args) + ")", K::kString);
 }
 
 Value EmitToHex(Emitter& e, const ast::Call& call) {
