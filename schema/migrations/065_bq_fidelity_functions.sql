@@ -61,3 +61,88 @@ BEGIN
   RETURN x << n::int;
 END
 $$;
+
+-- REPEAT / LPAD / RPAD: a negative count or an empty pad pattern is an error in BigQuery (PG
+-- returns ''); otherwise as 052's versions, with their size caps.
+CREATE OR REPLACE FUNCTION bq.repeat(s text, n bigint) RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF n < 0 THEN
+    RAISE EXCEPTION 'Second argument (repeat count) for REPEAT cannot be negative'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF n > 0 AND octet_length(s)::numeric * n > 1048576 THEN
+    RAISE EXCEPTION 'REPEAT result would exceed the limit of 1048576 bytes'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN repeat(s, n::int);
+END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.pad_check(n bigint, fill text, fn text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF n < 0 THEN
+    RAISE EXCEPTION 'Second argument (output size) for LPAD/RPAD cannot be negative'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF fill = '' THEN
+    RAISE EXCEPTION 'Third argument (pad pattern) for LPAD/RPAD cannot be empty'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF n > 1048576 THEN
+    RAISE EXCEPTION '% length must be at most 1048576 characters', fn
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.lpad(s text, n bigint, fill text DEFAULT ' ') RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  PERFORM bq.pad_check(n, fill, 'LPAD');
+  RETURN lpad(s, n::int, fill);
+END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.rpad(s text, n bigint, fill text DEFAULT ' ') RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  PERFORM bq.pad_check(n, fill, 'RPAD');
+  RETURN rpad(s, n::int, fill);
+END
+$$;
+
+-- A civil time in a zone as an instant. In the repeated hour when clocks go back BigQuery takes
+-- the earlier instant (PG's AT TIME ZONE the later); in a skipped hour both read the time with
+-- the offset in force before the change.
+CREATE OR REPLACE FUNCTION bq.local_to_timestamp(l timestamp, z text) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN b < a AND (b AT TIME ZONE z) = l THEN b ELSE a END
+  FROM (SELECT l AT TIME ZONE z AS a,
+               ((l - interval '1 hour') AT TIME ZONE z) + interval '1 hour' AS b) AS x
+$$;
+
+-- %Z of FORMAT_TIMESTAMP with a zone: BigQuery prints the offset, UTC, UTC-4, UTC+0530.
+CREATE OR REPLACE FUNCTION bq.utc_offset_name(seconds int) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT CASE WHEN seconds = 0 THEN 'UTC'
+              WHEN seconds % 3600 = 0
+                THEN 'UTC' || CASE WHEN seconds < 0 THEN '-' ELSE '+' END || (abs(seconds) / 3600)
+              ELSE 'UTC' || CASE WHEN seconds < 0 THEN '-' ELSE '+' END
+                   || lpad((abs(seconds) / 3600)::text, 2, '0')
+                   || lpad((abs(seconds) % 3600 / 60)::text, 2, '0') END
+$$;
+
+-- CAST(s AS INT64) of hex text (0x1F, -0x10): bq.safe_cast_int64's reading, an error when invalid.
+CREATE OR REPLACE FUNCTION bq.cast_int64(s text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+  r bigint := bq.safe_cast_int64(s);
+BEGIN
+  IF r IS NULL AND s IS NOT NULL THEN
+    RAISE EXCEPTION 'Bad int64 value: %', s USING ERRCODE = 'invalid_text_representation';
+  END IF;
+  RETURN r;
+END
+$$;

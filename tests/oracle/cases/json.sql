@@ -15,6 +15,8 @@ select json_query('{"a": {"b": [1, 2]}}', '$.a') as a, json_query('{"a": "x"}', 
 select json_extract('{"a": [1, {"b": 2}]}', '$.a[1]') as a, json_extract('[10, 20]', '$[0]') as b
 -- case: json-query-array
 select json_query_array('[1, "a", {"b": 1}]') as a, json_extract_array('{"a": [1, 2]}', '$.a') as b, json_query_array('{"a": 1}', '$.a') as c
+-- case: json-query-array-shapes
+select json_query_array('{"a": {"b": 1}}', '$.a') as a, json_query_array('[]') as b, json_query_array('{"a": null}', '$.a') as c, json_query_array('[[1, 2], {"k": "v"}, "ü"]') as d, json_extract_array(cast(null as string)) as e
 -- case: json-on-event-message
 select id, json_value(event_message, '$.a') as v from edge_logs
 -- case: to-json-string

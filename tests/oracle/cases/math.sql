@@ -74,6 +74,13 @@ select cast('4.2' as int64) as v
 select safe_cast('x' as int64) as a, safe_cast('12' as int64) as b, safe_cast('1.5' as float64) as c, safe_cast('true' as bool) as d, safe_cast('2026-02-30' as date) as e
 -- case: safe-cast-hex
 select safe_cast('0x1F' as int64) as a, cast('0x10' as int64) as b
+-- case: cast-int64-text-forms
+select cast(' 12 ' as int64) as a, cast('-0x10' as int64) as b, cast('+5' as int64) as c, safe_cast('0X1f' as int64) as d, cast('0x7FFFFFFFFFFFFFFF' as int64) as e, safe_cast('0x8000000000000000' as int64) as f, safe_cast('1.5' as int64) as g
+-- case: cast-int64-hex-column
+select id, safe_cast(concat('0x', substr(id, 1, 4)) as int64) as v, cast(concat('0x', substr(id, 1, 2)) as int64) as w from edge_logs
+-- case: cast-int64-bad-text
+-- expect: error
+select cast('0xZZ' as int64) as v
 -- case: cast-float-string
 select cast(1.0 as string) as a, cast(0.1 as string) as b, cast(1e20 as string) as c, cast(-0.0 as string) as d, cast(1.5e-7 as string) as e
 -- case: cast-bool

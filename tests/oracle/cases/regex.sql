@@ -14,6 +14,11 @@ select id, regexp_extract(r.path, r'^/([^/]+)') as v from edge_logs cross join u
 -- case: regexp-extract-two-groups
 -- expect: error
 select regexp_extract('ab', '(a)(b)') as v
+-- case: regexp-extract-all-two-groups
+-- expect: error
+select regexp_extract_all('abab', '(a)(b)') as v
+-- case: regexp-extract-non-capturing
+select regexp_extract('abc', '(?:a)(b)') as a, regexp_extract_all('a1b2', '[a-z](?:\\d)') as b
 -- case: regexp-extract-all
 select regexp_extract_all('a1b22c333', r'\d+') as a, regexp_extract_all('abc', 'z') as b, regexp_extract_all('k=v;x=y', r'(\w)=') as c
 -- case: regexp-replace

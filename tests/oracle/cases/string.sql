@@ -47,11 +47,21 @@ select lpad('abc', 6) as a, lpad('abc', 6, 'xy') as b, rpad('abc', 2) as c, rpad
 -- case: lpad-negative
 -- expect: error
 select lpad('abc', -1) as v
+-- case: pad-edges
+select lpad('abc', 2) as a, rpad('abc', 0) as b, lpad('', 3, 'xy') as c, rpad('ü', 3, 'é') as d, lpad('a', 3, null) as e
+-- case: lpad-empty-pattern
+-- expect: error
+select lpad('abc', 5, '') as v
+-- case: rpad-negative
+-- expect: error
+select rpad('abc', -2, 'x') as v
 -- case: repeat-reverse
 select repeat('ab', 3) as a, repeat('x', 0) as b, reverse('ünï') as c, reverse('') as d
 -- case: repeat-negative
 -- expect: error
 select repeat('ab', -1) as v
+-- case: repeat-edges
+select repeat('', 5) as a, repeat('ab', 0) as b, repeat('ü', 3) as c, repeat(null, 2) as d, repeat('a', null) as e
 -- case: left-right
 select left('hello', 2) as a, right('hello', 2) as b, left('文件', 1) as c, right('ab', 5) as d
 -- case: initcap

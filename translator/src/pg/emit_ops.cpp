@@ -184,6 +184,15 @@ std::string SpecialCast(const Value& v, TypeKind from, TypeKind to) {
   if (from == TypeKind::kFloat64 && (to == TypeKind::kInt64)) {
     return "(round((" + v.sql + ")::numeric))::bigint";  // half away from zero, like BigQuery
   }
+  if (from == TypeKind::kString && to == TypeKind::kInt64) {
+    // PG's bigint input has no 0x hex (BigQuery's has); the common decimal case stays native. A
+    // quoted literal is decided here: PG converts it while parsing, even in an untaken branch.
+    if (!v.sql.empty() && v.sql[0] == '\'') {
+      return v.sql.find_first_of("xX") == std::string::npos ? "" : "bq.cast_int64(" + v.sql + ")";
+    }
+    return "CASE WHEN " + v.sql + " ~ '^\\s*[+-]?0[xX]' THEN bq.cast_int64(" + v.sql +
+           ") ELSE CAST(" + v.sql + " AS bigint) END";
+  }
   if (from == TypeKind::kBool && to == TypeKind::kInt64) {
     return "((" + v.sql + ")::integer)::bigint";
   }

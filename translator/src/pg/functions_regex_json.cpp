@@ -12,7 +12,7 @@ namespace {
 using translator::Fail;
 using K = TypeKind;
 
-std::string Pattern(Emitter& e, const ast::Call& call, std::size_t i) {
+std::string Pattern(Emitter& e, const ast::Call& call, std::size_t i, int max_groups = -1) {
   const ast::Expr& arg = *call.args[i];
   if (arg.Is<ast::Param>()) return e.BindParam(arg.As<ast::Param>(), ParamTransform::kRegexPattern);
   if (!arg.Is<ast::Literal>() ||
@@ -24,6 +24,12 @@ std::string Pattern(Emitter& e, const ast::Call& call, std::size_t i) {
   const RegexConversion conv = ConvertRe2ToPosix(arg.As<ast::Literal>().text);
   if (!conv.error.empty()) {
     Fail(DiagCode::kUnsupported, arg.span, "unsupported regular expression: " + conv.error);
+  }
+  if (max_groups >= 0 && conv.capturing_groups > max_groups) {
+    // BigQuery's own error for REGEXP_EXTRACT / REGEXP_EXTRACT_ALL.
+    Fail(DiagCode::kType, arg.span,
+         "Regular expressions passed into extraction functions must not have more than 1 "
+         "capturing group");
   }
   return QuoteLiteral(conv.pattern);
 }
@@ -114,14 +120,14 @@ Value EmitRegexpContains(Emitter& e, const ast::Call& call) {
 Value EmitRegexpExtract(Emitter& e, const ast::Call& call) {
   const std::string s = StringArg(e, call, 0);
   // regexp_match gives the first capture group, or the whole match when there is none.
-  return MakeValue("(regexp_match(" + s + ", " + Pattern(e, call, 1) + "))[1]", K::kString);
+  return MakeValue("(regexp_match(" + s + ", " + Pattern(e, call, 1, 1) + "))[1]", K::kString);
 }
 
 Value EmitRegexpExtractAll(Emitter& e, const ast::Call& call) {
   const std::string s = StringArg(e, call, 0);
-  return MakeValue(
-      "ARRAY(SELECT _m[1] FROM regexp_matches(" + s + ", " + Pattern(e, call, 1) + ", 'g') AS _m)",
-      Type::Array(Type::Scalar(K::kString)));
+  return MakeValue("ARRAY(SELECT _m[1] FROM regexp_matches(" + s + ", " + Pattern(e, call, 1, 1) +
+                       ", 'g') AS _m)",
+                   Type::Array(Type::Scalar(K::kString)));
 }
 
 Value EmitRegexpReplace(Emitter& e, const ast::Call& call) {
@@ -168,9 +174,11 @@ Value EmitJsonQuery(Emitter& e, const ast::Call& call) {
 Value EmitJsonQueryArray(Emitter& e, const ast::Call& call) {
   const Value doc = JsonDoc(e, call);
   const bool json = IsKind(doc.type, K::kJson);
-  return MakeValue(std::string("ARRAY(SELECT _e") + (json ? "" : "::text") +
-                       " FROM jsonb_array_elements(" + doc.sql + " #> " + JsonPath(call) +
-                       ") AS _e)",
+  // Not an array at the path (a scalar, an object, missing): NULL, not an error.
+  const std::string at = "(" + doc.sql + " #> " + JsonPath(call) + ")";
+  return MakeValue("CASE WHEN jsonb_typeof(" + at + ") = 'array' THEN ARRAY(SELECT " +
+                       (json ? "_e" : "bq.json_text(_e)") + " FROM jsonb_array_elements(" + at +
+                       ") AS _e) END",
                    Type::Array(Type::Scalar(json ? K::kJson : K::kString)));
 }
 
