@@ -146,3 +146,37 @@ BEGIN
   RETURN r;
 END
 $$;
+
+-- FLOAT64 text (CAST AS STRING, TO_JSON_STRING): negative zero prints as 0 in BigQuery.
+CREATE OR REPLACE FUNCTION bq.float_text(x double precision) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE SET extra_float_digits = 1 AS $$
+  SELECT CASE WHEN x = 'Infinity' THEN 'inf'
+              WHEN x = '-Infinity' THEN '-inf'
+              WHEN x = 'NaN' THEN 'nan'
+              WHEN x = 0 THEN '0'
+              ELSE x::text END
+$$;
+
+-- TO_JSON_STRING of scalars, as BigQuery writes them: INT64 beyond +-2^53 as a string, the
+-- non-finite FLOAT64s as "NaN" / "Infinity" / "-Infinity", NUMERIC as a string, BYTES as base64,
+-- TIMESTAMP as RFC 3339 in UTC with 0, 3 or 6 fraction digits, DATETIME and TIME likewise.
+CREATE OR REPLACE FUNCTION bq.to_json_int64(x bigint) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN x IS NULL THEN 'null'
+              WHEN x BETWEEN -9007199254740992 AND 9007199254740992 THEN x::text
+              ELSE '"' || x::text || '"' END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.to_json_float64(x double precision) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN x IS NULL THEN 'null'
+              WHEN x = 'NaN' THEN '"NaN"'
+              WHEN x = 'Infinity' THEN '"Infinity"'
+              WHEN x = '-Infinity' THEN '"-Infinity"'
+              ELSE bq.float_text(x) END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.json_quoted(s text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT coalesce(to_jsonb(s)::text, 'null')
+$$;

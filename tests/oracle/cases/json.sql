@@ -32,3 +32,9 @@ select to_json(struct(1 as a)) as v
 -- case: parse-json-bad
 -- expect: error
 select parse_json('{') as v
+-- case: to-json-string-scalars
+select to_json_string(timestamp '2026-03-08 10:00:00+00') as a, to_json_string(timestamp '2026-03-08 10:00:00.123456+00') as b, to_json_string(datetime '2026-03-08 10:00:00.5') as c, to_json_string(1.5e-7) as d, to_json_string(cast('nan' as float64)) as e, to_json_string(9007199254740992) as f, to_json_string(-9007199254740993) as g, to_json_string(0.1) as h, to_json_string(-0.0) as i
+-- case: to-json-string-more-scalars
+select to_json_string(cast(null as string)) as a, to_json_string(b'ab') as b, to_json_string(time '10:00:00') as c, to_json_string(numeric '1.50') as d, to_json_string(cast('-inf' as float64)) as e, to_json_string('ü\n"\\') as f, to_json_string(cast(null as int64)) as g, to_json_string(true) as h, to_json_string(date '2024-02-29') as i
+-- case: to-json-string-columns
+select id, to_json_string(timestamp) as t, to_json_string(event_message) as m from edge_logs

@@ -69,9 +69,9 @@ Value EmitCoalesce(Emitter& e, const ast::Call& call) {
 
 Value EmitGreatestLeast(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  std::string any_null;
-  for (const auto& a : args) any_null += (any_null.empty() ? "" : " OR ") + a.sql + " IS NULL";
-  return Typed("CASE WHEN " + any_null + " THEN NULL ELSE " + Upper(call.name.name) + "(" +
+  // NULL when any argument is, as in BigQuery (PG skips NULLs); num_nulls evaluates every
+  // argument, so an overflow in one after a NULL still raises, as BigQuery's does.
+  return Typed("CASE WHEN num_nulls(" + JoinSql(args) + ") > 0 THEN NULL ELSE " + Upper(call.name.name) + "(" +
                    JoinSql(args) + ") END",
                args, 0);
 }

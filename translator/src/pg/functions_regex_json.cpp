@@ -187,7 +187,34 @@ Value EmitToJsonString(Emitter& e, const ast::Call& call) {
   if (IsKind(v.type, K::kRecord) || IsKind(v.type, K::kJson) || v.json_array) {
     return MakeValue("bq.json_text(" + v.sql + ")", K::kString);
   }
-  return MakeValue("bq.json_text(to_jsonb(" + v.sql + "))", K::kString);
+  const std::string& x = v.sql;
+  switch (v.type ? v.type->kind : K::kUnknown) {
+    case K::kInt64:
+      return MakeValue("bq.to_json_int64(" + x + ")", K::kString);
+    case K::kFloat64:
+      return MakeValue("bq.to_json_float64(" + x + ")", K::kString);
+    case K::kNumeric:
+      return MakeValue("bq.json_quoted(trim_scale(" + x + ")::text)", K::kString);
+    case K::kBytes:
+      return MakeValue("bq.json_quoted(translate(encode(" + x + ", 'base64'), E'\\n', ''))",
+                       K::kString);
+    case K::kTimestamp:
+      return MakeValue("bq.json_quoted(to_char(" + x +
+                           " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || "
+                           "bq.fraction_text(EXTRACT(MICROSECONDS FROM " +
+                           x + ")::bigint % 1000000) || 'Z')",
+                       K::kString);
+    case K::kDatetime:
+      return MakeValue("bq.json_quoted(replace(bq.datetime_text(" + x + "), ' ', 'T'))",
+                       K::kString);
+    case K::kTime:
+      return MakeValue("bq.json_quoted(bq.time_text(" + x + "))", K::kString);
+    case K::kString:
+    case K::kUnknown:  // NULL
+      return MakeValue("bq.json_quoted(" + x + ")", K::kString);
+    default:
+      return MakeValue("bq.json_text(to_jsonb(" + x + "))", K::kString);
+  }
 }
 
 Value EmitToJson(Emitter& e, const ast::Call& call) {
