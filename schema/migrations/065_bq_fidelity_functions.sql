@@ -180,3 +180,20 @@ CREATE OR REPLACE FUNCTION bq.json_quoted(s text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT coalesce(to_jsonb(s)::text, 'null')
 $$;
+
+-- UPPER / LOWER with Unicode's full case mappings, as BigQuery (ICU) applies them: PG maps one
+-- character to one (upper('ß') stays 'ß'). The one-to-many mappings of SpecialCasing.txt outside
+-- Greek extended, and LOWER's final sigma and dotted capital I. The pattern test keeps the common
+-- case to one pass; not STRICT, so PG inlines them.
+CREATE OR REPLACE FUNCTION bq.upper(s text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN s !~ '[ßŉǰΐΰևẖẗẘẙẚﬀﬁﬂﬃﬄﬅﬆﬓﬔﬕﬖﬗ]' THEN upper(s)
+              ELSE upper(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(s, 'ß', 'SS'), 'ŉ', 'ʼN'), 'ǰ', 'J̌'), 'ΐ', 'Ϊ́'), 'ΰ', 'Ϋ́'), 'և', 'ԵՒ'), 'ẖ', 'H̱'), 'ẗ', 'T̈'), 'ẘ', 'W̊'), 'ẙ', 'Y̊'), 'ẚ', 'Aʾ'), 'ﬀ', 'FF'), 'ﬁ', 'FI'), 'ﬂ', 'FL'), 'ﬃ', 'FFI'), 'ﬄ', 'FFL'), 'ﬅ', 'ST'), 'ﬆ', 'ST'), 'ﬓ', 'ՄՆ'), 'ﬔ', 'ՄԵ'), 'ﬕ', 'ՄԻ'), 'ﬖ', 'ՎՆ'), 'ﬗ', 'ՄԽ')) END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.lower(s text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN s !~ '[İΣ]' THEN lower(s)
+              ELSE regexp_replace(lower(replace(s, 'İ', 'i̇')),
+                                  '(?<=[[:alpha:]])σ(?![[:alpha:]])', 'ς', 'g') END
+$$;

@@ -13,6 +13,10 @@ select id from edge_logs cross join unnest(metadata) as m cross join unnest(m.re
 select contains_substr('Hello World', 'world') as a, contains_substr('abc', '') as b, contains_substr('ÜBER', 'über') as c
 -- case: lower-upper
 select lower('ÀBC') as a, upper('straße') as b, lower(null) as c, upper('ǆ') as d
+-- case: upper-full-mappings
+select upper('ﬀ ﬂ ﬃ ﬄ ﬅ ﬆ ﬓ ﬔ ﬕ ﬖ ﬗ և ẖ ẗ ẘ ẙ ẚ ΐ ΰ ǰ ŉ ß ẞ') as a, upper('straße') as b, upper('') as c, upper('ǅ') as d
+-- case: lower-full-mappings
+select lower('İstanbul') as a, lower('ΟΔΟΣ ΣΑΣ') as b, lower('ẞ') as c, lower('') as d, lower('ǅ') as e
 -- case: lower-column
 select id, lower(r.host) as h, upper(r.method) as m from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r
 -- case: length-family

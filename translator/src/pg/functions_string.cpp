@@ -76,7 +76,8 @@ Value EmitCaseFn(Emitter& e, const ast::Call& call) {
     Fail(DiagCode::kType, call.args[0]->span,
          Upper(call.name.name) + " expects STRING, got " + TypeName(*args[0].type));
   }
-  return MakeValue(LowerName(call) + "(" + args[0].sql + ")", K::kString);
+  // bq.upper / bq.lower (migration 065): Unicode's one-to-many mappings (upper('ß') is 'SS').
+  return MakeValue("bq." + LowerName(call) + "(" + args[0].sql + ")", K::kString);
 }
 
 Value EmitLength(Emitter& e, const ast::Call& call) {
