@@ -32,3 +32,8 @@ select regexp_contains('a', '(') as v
 select regexp_contains('a\nb', 'a.b') as a, regexp_contains('a\nb', '(?s)a.b') as b
 -- case: regexp-anchors-multiline
 select regexp_contains('x\nab', '^ab') as a, regexp_contains('x\nab', '(?m)^ab') as b
+-- case: regexp-unicode-scripts
+select regexp_contains('文件', r'^\p{Han}+$') as a, regexp_contains('ひらがな', r'^\p{Hiragana}+$') as b, regexp_contains('カタカナ', r'\p{Katakana}') as c, regexp_contains('한국어', r'^\p{Hangul}+$') as d, regexp_contains('שלום', r'\p{Hebrew}') as e, regexp_contains('ไทย', r'^\p{Thai}+$') as f, regexp_contains('abc', r'\p{Han}') as g, regexp_extract('ab文件cd', r'\p{Han}+') as h, regexp_contains('文', r'\P{Han}') as i
+-- case: regexp-unicode-script-unsupported
+-- expect: refused
+select regexp_contains('x', r'\p{Ogham}') as v

@@ -91,7 +91,7 @@ select id from edge_logs where event_message not like 'GET%'
 -- case: string-escapes
 select 'a\\b' as b, "dq" as c, 'tab\there' as d, '\u00e9' as e, 'it\'s' as f
 -- case: string-doubled-quote
--- expect: error
+-- expect: extension
 select 'it''s' as v
 -- case: raw-string
 select r'a\d+' as v
