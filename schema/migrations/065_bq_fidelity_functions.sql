@@ -197,3 +197,141 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
               ELSE regexp_replace(lower(replace(s, 'İ', 'i̇')),
                                   '(?<=[[:alpha:]])σ(?![[:alpha:]])', 'ς', 'g') END
 $$;
+
+-- SAFE_ADD / SAFE_SUBTRACT / SAFE_MULTIPLY / SAFE_NEGATE: NULL instead of an overflow error.
+-- PARALLEL RESTRICTED: the exception block is a subtransaction.
+CREATE OR REPLACE FUNCTION bq.safe_add(a bigint, b bigint) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL RESTRICTED AS $$
+BEGIN RETURN a + b; EXCEPTION WHEN numeric_value_out_of_range THEN RETURN NULL; END
+$$;
+CREATE OR REPLACE FUNCTION bq.safe_add(a double precision, b double precision) RETURNS double precision
+LANGUAGE plpgsql IMMUTABLE PARALLEL RESTRICTED AS $$
+BEGIN RETURN a + b; EXCEPTION WHEN numeric_value_out_of_range THEN RETURN NULL; END
+$$;
+CREATE OR REPLACE FUNCTION bq.safe_add(a numeric, b numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT a + b $$;
+CREATE OR REPLACE FUNCTION bq.safe_subtract(a bigint, b bigint) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL RESTRICTED AS $$
+BEGIN RETURN a - b; EXCEPTION WHEN numeric_value_out_of_range THEN RETURN NULL; END
+$$;
+CREATE OR REPLACE FUNCTION bq.safe_subtract(a double precision, b double precision)
+RETURNS double precision
+LANGUAGE plpgsql IMMUTABLE PARALLEL RESTRICTED AS $$
+BEGIN RETURN a - b; EXCEPTION WHEN numeric_value_out_of_range THEN RETURN NULL; END
+$$;
+CREATE OR REPLACE FUNCTION bq.safe_subtract(a numeric, b numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT a - b $$;
+CREATE OR REPLACE FUNCTION bq.safe_multiply(a bigint, b bigint) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL RESTRICTED AS $$
+BEGIN RETURN a * b; EXCEPTION WHEN numeric_value_out_of_range THEN RETURN NULL; END
+$$;
+CREATE OR REPLACE FUNCTION bq.safe_multiply(a double precision, b double precision)
+RETURNS double precision
+LANGUAGE plpgsql IMMUTABLE PARALLEL RESTRICTED AS $$
+BEGIN RETURN a * b; EXCEPTION WHEN numeric_value_out_of_range THEN RETURN NULL; END
+$$;
+CREATE OR REPLACE FUNCTION bq.safe_multiply(a numeric, b numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT a * b $$;
+CREATE OR REPLACE FUNCTION bq.safe_negate(a bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN a = -9223372036854775808 THEN NULL ELSE -a END
+$$;
+CREATE OR REPLACE FUNCTION bq.safe_negate(a double precision) RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT -a $$;
+CREATE OR REPLACE FUNCTION bq.safe_negate(a numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT -a $$;
+
+-- IEEE_DIVIDE: division by zero gives +-inf or NaN instead of an error.
+CREATE OR REPLACE FUNCTION bq.ieee_divide(x double precision, y double precision)
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN y <> 0 OR x IS NULL OR y IS NULL THEN x / y
+              WHEN x = 'NaN' OR x = 0 THEN 'NaN'::double precision
+              WHEN (x > 0) = (float8send(y) = float8send(0::double precision))
+                THEN 'Infinity'::double precision
+              ELSE '-Infinity'::double precision END
+$$;
+
+-- ASCII: the first character's code, 0 for ''; an error for text that is not ASCII.
+CREATE OR REPLACE FUNCTION bq.ascii(s text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF s ~ '[^\x01-\x7f]' THEN
+    RAISE EXCEPTION 'Argument to ASCII is not a structurally valid ASCII string: %', s
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN ascii(s);
+END
+$$;
+
+-- CHR: PG text holds no NUL, so CHR(0) is '' (as lqe drops NUL from literals); other invalid
+-- code points raise in PG's chr as in BigQuery.
+CREATE OR REPLACE FUNCTION bq.chr(n bigint) RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF n = 0 THEN RETURN ''; END IF;
+  IF n < 0 OR n > 1114111 OR n BETWEEN 55296 AND 57343 THEN
+    RAISE EXCEPTION 'Invalid codepoint %', n USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN chr(n::int);
+END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.code_points_to_string(a bigint[]) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN a IS NULL OR array_position(a, NULL) IS NOT NULL THEN NULL
+              ELSE coalesce((SELECT string_agg(bq.chr(c), '' ORDER BY i)
+                             FROM unnest(a) WITH ORDINALITY AS u(c, i)), '') END
+$$;
+
+-- TRANSLATE: a character repeated in the source list is an error in BigQuery.
+CREATE OR REPLACE FUNCTION bq.translate(s text, source text, target text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF source IS NOT NULL AND (SELECT count(DISTINCT c) <> count(*)
+                             FROM regexp_split_to_table(source, '') AS c) THEN
+    RAISE EXCEPTION 'Duplicate character in TRANSLATE source characters'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN translate(s, source, target);
+END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.from_base64(s text) RETURNS bytea
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT decode(s, 'base64') $$;
+
+-- NET.HOST: the host of a URL as BigQuery reads it: scheme://, userinfo@ and :port removed,
+-- [IPv6] kept with its brackets, case kept; NULL when there is none.
+CREATE OR REPLACE FUNCTION bq.net_host(s text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT nullif(CASE WHEN a LIKE '[%' THEN coalesce(substring(a FROM '^\[[^]]*\]'), a)
+                     ELSE split_part(a, ':', 1) END, '')
+  FROM (SELECT regexp_replace(substring(regexp_replace(btrim(s, E' \t\n\r\x0b\f'),
+                                                       '^([A-Za-z][A-Za-z0-9+.-]*:)?//', '')
+                                        FROM '^[^/?#]*'), '^.*@', '') AS a) AS x
+$$;
+
+CREATE OR REPLACE FUNCTION bq.net_ipv4_to_int64(b bytea) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF b IS NULL THEN RETURN NULL; END IF;
+  IF length(b) <> 4 THEN
+    RAISE EXCEPTION 'NET.IPV4_TO_INT64() encountered a non-IPv4 address. Expected 4 bytes but got %',
+      length(b) USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN (get_byte(b, 0)::bigint << 24) | (get_byte(b, 1) << 16) | (get_byte(b, 2) << 8)
+         | get_byte(b, 3);
+END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.net_ipv4_from_int64(n bigint) RETURNS bytea
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF n IS NULL THEN RETURN NULL; END IF;
+  IF n < -2147483648 OR n > 4294967295 THEN
+    RAISE EXCEPTION 'NET.IPV4_FROM_INT64() encountered an unsupported integer value: %', n
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN decode(lpad(to_hex(n & 4294967295), 8, '0'), 'hex');
+END
+$$;

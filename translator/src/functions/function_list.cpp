@@ -1,6 +1,8 @@
 #include "functions/function_list.h"
 
 #include <algorithm>
+#include <deque>
+#include <string>
 #include <unordered_map>
 
 #include "names.h"
@@ -8,13 +10,22 @@
 namespace lqe::functions {
 namespace {
 
+// NET_HOST -> NET.HOST; other rows keep their name. The names live as long as the table.
+std::string_view SqlName(std::string_view row) {
+  constexpr std::string_view kNet = "NET_";
+  if (row.substr(0, kNet.size()) != kNet) return row;
+  static auto* const names = new std::deque<std::string>();
+  names->push_back("NET." + std::string(row.substr(kNet.size())));
+  return names->back();
+}
+
 std::vector<Signature> BuildTable() {
   std::vector<Signature> table;
   constexpr FnKind kScalar = FnKind::kScalar;
   constexpr FnKind kAggregate = FnKind::kAggregate;
   constexpr FnKind kWindow = FnKind::kWindow;
 #define LQE_FUNCTION(name, min, max, kind, safe_ok, emitter) \
-  table.push_back({#name, {min, max}, kind, safe_ok, table.size()});
+  table.push_back({SqlName(#name), {min, max}, kind, safe_ok, table.size()});
 #include "functions/function_list.def"
 #undef LQE_FUNCTION
   return table;
