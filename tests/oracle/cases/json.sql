@@ -38,3 +38,7 @@ select to_json_string(timestamp '2026-03-08 10:00:00+00') as a, to_json_string(t
 select to_json_string(cast(null as string)) as a, to_json_string(b'ab') as b, to_json_string(time '10:00:00') as c, to_json_string(numeric '1.50') as d, to_json_string(cast('-inf' as float64)) as e, to_json_string('ü\n"\\') as f, to_json_string(cast(null as int64)) as g, to_json_string(true) as h, to_json_string(date '2024-02-29') as i
 -- case: to-json-string-columns
 select id, to_json_string(timestamp) as t, to_json_string(event_message) as m from edge_logs
+-- case: json-value-array
+select json_value_array('[1, "a", true, "ü"]') as a, json_value_array('[1, {"a":1}]') as b, json_value_array('{"a":[1.5]}', '$.a') as c, json_value_array('1') as d, json_extract_string_array('["a", 2]') as e, json_value_array('[]') as f, json_value_array(cast(null as string)) as g, json_extract_string_array('{"a": [[1]]}', '$.a') as h
+-- case: json-value-array-column
+select id, json_value_array(to_json_string(r.cf), '$') as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r

@@ -148,6 +148,7 @@ Value EmitToJsonString(Emitter& e, const ast::Call& call);
 Value EmitToJson(Emitter& e, const ast::Call& call);
 Value EmitParseJson(Emitter& e, const ast::Call& call);
 Value EmitJsonType(Emitter& e, const ast::Call& call);
+Value EmitJsonValueArray(Emitter& e, const ast::Call& call);
 // coverage (functions_coverage.cpp)
 Value EmitSafeArith(Emitter& e, const ast::Call& call);
 Value EmitIeeeDivide(Emitter& e, const ast::Call& call);

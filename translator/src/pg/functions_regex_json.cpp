@@ -182,6 +182,18 @@ Value EmitJsonQueryArray(Emitter& e, const ast::Call& call) {
                    Type::Array(Type::Scalar(json ? K::kJson : K::kString)));
 }
 
+Value EmitJsonValueArray(Emitter& e, const ast::Call& call) {
+  const Value doc = JsonDoc(e, call);
+  // NULL unless the path holds an array of scalars; JSON null elements are NULL.
+  const std::string at = "(" + doc.sql + " #> " + JsonPath(call) + ")";
+  return MakeValue("CASE WHEN jsonb_typeof(" + at +
+                       ") = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(" + at +
+                       ") AS _e WHERE jsonb_typeof(_e) IN ('object', 'array')) THEN ARRAY(SELECT "
+                       "bq.json_scalar(_e) FROM jsonb_array_elements(" +
+                       at + ") AS _e) END",
+                   Type::Array(Type::Scalar(K::kString)));
+}
+
 Value EmitToJsonString(Emitter& e, const ast::Call& call) {
   const Value v = e.EmitExpr(*call.args[0]);
   if (IsKind(v.type, K::kRecord) || IsKind(v.type, K::kJson) || v.json_array) {
