@@ -67,3 +67,15 @@ select net.ipv4_to_int64(b'\x01\x02') as v
 -- case: net-ipv4-from-int64-range
 -- expect: error
 select net.ipv4_from_int64(4294967296) as v
+-- case: refused-farm-fingerprint
+-- expect: refused
+select farm_fingerprint('abc') as v
+-- case: refused-sha1
+-- expect: refused
+select sha1('abc') as v
+-- case: refused-net-reg-domain
+-- expect: refused
+select net.reg_domain('a.b.example.co.uk') as v
+-- case: refused-net-public-suffix
+-- expect: refused
+select net.public_suffix('a.co.uk') as v

@@ -67,4 +67,41 @@ std::string DidYouMean(std::string_view name) {
   return best.empty() ? std::string() : "Did you mean " + best + "?";
 }
 
+std::string RefusedReason(std::string_view name) {
+  struct Refused {
+    std::string_view name;
+    std::string_view reason;
+  };
+  static constexpr Refused kRefused[] = {
+#define LQE_REFUSED(name, reason) {name, reason},
+#include "functions/refused_list.def"
+#undef LQE_REFUSED
+  };
+  static constexpr Refused kFamilies[] = {
+      {"ST_", "geography functions do not apply to log data"},
+      {"ML.", "BigQuery ML does not apply to log data"},
+      {"AEAD.", "encryption functions are not supported"},
+      {"KEYS.", "encryption functions are not supported"},
+      {"DETERMINISTIC_", "encryption functions are not supported"},
+      {"HLL_COUNT.", "HyperLogLog sketches are not supported; use COUNT(DISTINCT x)"},
+      {"KLL_QUANTILES.", "KLL sketches are not supported; use APPROX_QUANTILES"},
+      {"RANGE", "RANGE values are not supported"},
+  };
+  std::string upper(name);
+  for (auto& c : upper) c = c >= 'a' && c <= 'z' ? static_cast<char>(c - ('a' - 'A')) : c;
+  for (const auto& r : kRefused) {
+    if (r.name == upper) return std::string(r.reason);
+  }
+  for (const auto& f : kFamilies) {
+    if (upper.rfind(f.name, 0) == 0 && upper != "RANGE_BUCKET") return std::string(f.reason);
+  }
+  return "";
+}
+
+std::string UnsupportedHint(std::string_view name) {
+  const std::string reason = RefusedReason(name);
+  if (!reason.empty()) return "BigQuery's " + std::string(name) + " is refused: " + reason + ".";
+  return DidYouMean(name);
+}
+
 }  // namespace lqe::functions
