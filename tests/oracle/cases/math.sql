@@ -91,6 +91,12 @@ select id, safe_cast(r.headers[safe_offset(0)].content_length as int64) as v fro
 select cast('nan' as float64) as a, cast('inf' as float64) as b, cast('-inf' as float64) as c
 -- case: float-compare-nan
 select cast('nan' as float64) = cast('nan' as float64) as a, cast('nan' as float64) > 1 as b
+-- case: float-compare-nan-all-ops
+select n = n as a, n != n as b, n < 1 as c, n <= 1 as d, n > 1 as e, n >= 1 as f, 1 < n as g, 1 >= n as h, n = 1.5 as i, n != 1.5 as j, cast(null as float64) < n as k, n > cast(null as float64) as l, x = x as m, x < n as o from unnest([cast('nan' as float64)]) as n cross join unnest([2.5]) as x
+-- case: float-compare-nan-filter
+select x from unnest([1.0, cast('nan' as float64), -1.0, cast('inf' as float64), null]) as x where x > 0 or x <= -1
+-- case: float-compare-nan-ieee
+select count(*) as n from unnest([0.0, 1.0, -1.0]) as x where ieee_divide(x, 0) > 0 or ieee_divide(x, 0) = ieee_divide(x, 0)
 -- case: rand-range
 select rand() >= 0 and rand() < 1 as v
 -- case: bit-ops

@@ -82,6 +82,47 @@ bool Incomparable(TypeKind a, TypeKind b) {
   return true;
 }
 
+// A FLOAT64 that may be NaN: anything but a finite float literal (1.5::double precision).
+bool MayBeNan(const Value& v) {
+  if (!IsKind(v.type, TypeKind::kFloat64)) return false;
+  constexpr std::string_view kSuffix = "::double precision";
+  const std::string& s = v.sql;
+  if (s.size() <= kSuffix.size() || s.compare(s.size() - kSuffix.size(), kSuffix.size(), kSuffix)) {
+    return true;
+  }
+  return s.find_first_not_of("0123456789.eE+-") < s.size() - kSuffix.size();
+}
+
+// BigQuery's NaN compares unequal to everything, itself included, and neither below nor above
+// anything; PostgreSQL's NaN equals itself and sorts above every number. `plain` is the PG
+// comparison, kept when no side can be NaN.
+std::string NanAwareComparison(Op op, const Value& l, const Value& r, const std::string& plain) {
+  const bool l_nan = MayBeNan(l);
+  const bool r_nan = MayBeNan(r);
+  auto when = [&plain](const Value& nan_side, const Value& other, const char* result) {
+    // A number literal on the other side is never NULL.
+    const bool literal =
+        other.loose_int || (IsKind(other.type, TypeKind::kFloat64) && !MayBeNan(other));
+    return "(CASE WHEN " + nan_side.sql + " = 'NaN'::double precision" +
+           (literal ? "" : " AND " + other.sql + " IS NOT NULL") + " THEN " + result + " ELSE " +
+           plain + " END)";
+  };
+  switch (op) {
+    case Op::kEq:
+      return l_nan && r_nan ? when(l, r, "false") : plain;
+    case Op::kNe:
+      return l_nan && r_nan ? when(l, r, "true") : plain;
+    case Op::kLt:
+    case Op::kLe:
+      return r_nan ? when(r, l, "false") : plain;
+    case Op::kGt:
+    case Op::kGe:
+      return l_nan ? when(l, r, "false") : plain;
+    default:
+      return plain;
+  }
+}
+
 }  // namespace
 
 void CheckComparable(const Value& l, const Value& r, std::string_view op, ast::SourceSpan span) {
@@ -131,8 +172,8 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
         (IsKind(rc.type, TypeKind::kString) || IsKind(rc.type, TypeKind::kUnknown)) &&
         !(IsKind(lc.type, TypeKind::kUnknown) && IsKind(rc.type, TypeKind::kUnknown));
     const std::string collate = ordered && strings ? " COLLATE \"C\"" : "";
-    return Make("(" + lc.sql + collate + " " + op + " " + rc.sql + ")",
-                Type::Scalar(TypeKind::kBool));
+    const std::string plain = "(" + lc.sql + collate + " " + op + " " + rc.sql + ")";
+    return Make(NanAwareComparison(b.op, lc, rc, plain), Type::Scalar(TypeKind::kBool));
   }
   if (b.op == Op::kDiv && IsKind(CommonType(l.type, r.type), TypeKind::kInt64)) {
     // BigQuery: INT64 / INT64 is FLOAT64.
