@@ -229,7 +229,11 @@ std::string SpecialCast(const Value& v, TypeKind from, TypeKind to) {
     // PG's bigint input has no 0x hex (BigQuery's has); the common decimal case stays native. A
     // quoted literal is decided here: PG converts it while parsing, even in an untaken branch.
     if (!v.sql.empty() && v.sql[0] == '\'') {
-      return v.sql.find_first_of("xX") == std::string::npos ? "" : "bq.cast_int64(" + v.sql + ")";
+      std::size_t i = v.sql.find_first_not_of(" \t\n\r\f\v", 1);
+      if (i < v.sql.size() && (v.sql[i] == '+' || v.sql[i] == '-')) ++i;
+      const bool hex =
+          i + 1 < v.sql.size() && v.sql[i] == '0' && (v.sql[i + 1] == 'x' || v.sql[i + 1] == 'X');
+      return hex ? "bq.cast_int64(" + v.sql + ")" : "";
     }
     return "CASE WHEN " + v.sql + " ~ '^\\s*[+-]?0[xX]' THEN bq.cast_int64(" + v.sql +
            ") ELSE CAST(" + v.sql + " AS bigint) END";
