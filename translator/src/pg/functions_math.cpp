@@ -71,8 +71,8 @@ Value EmitGreatestLeast(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   // NULL when any argument is, as in BigQuery (PG skips NULLs); num_nulls evaluates every
   // argument, so an overflow in one after a NULL still raises, as BigQuery's does.
-  return Typed("CASE WHEN num_nulls(" + JoinSql(args) + ") > 0 THEN NULL ELSE " + Upper(call.name.name) + "(" +
-                   JoinSql(args) + ") END",
+  return Typed("CASE WHEN num_nulls(" + JoinSql(args) + ") > 0 THEN NULL ELSE " +
+                   Upper(call.name.name) + "(" + JoinSql(args) + ") END",
                args, 0);
 }
 
@@ -98,8 +98,9 @@ Value EmitDiv(Emitter& e, const ast::Call& call) {
 Value EmitMod(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   RequireNumbers(call, args);
-  if (IsKind(Common(args, 0), K::kNumeric))
+  if (IsKind(Common(args, 0), K::kNumeric)) {
     return MakeValue("mod(" + JoinSql(args) + ")", K::kNumeric);
+  }
   return MakeValue("mod((" + args[0].sql + ")::bigint, (" + args[1].sql + ")::bigint)", K::kInt64);
 }
 
@@ -123,8 +124,9 @@ Value EmitCeilFloor(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   RequireNumbers(call, args);
   const std::string fn = Upper(call.name.name) == "FLOOR" ? "floor" : "ceil";
-  if (IsKind(args[0].type, K::kNumeric))
+  if (IsKind(args[0].type, K::kNumeric)) {
     return MakeValue(fn + "(" + args[0].sql + ")", K::kNumeric);
+  }
   return MakeValue(fn + "(" + Float(args[0]) + ")", K::kFloat64);
 }
 

@@ -101,7 +101,7 @@ std::string JsonPath(const ast::Call& call) {
 
 // The JSON document of argument 0: a JSON value, or a STRING parsed leniently (NULL if invalid).
 Value JsonDoc(Emitter& e, const ast::Call& call) {
-  const Value v = e.EmitExpr(*call.args[0]);
+  Value v = e.EmitExpr(*call.args[0]);
   if (IsKind(v.type, K::kJson) || IsKind(v.type, K::kRecord)) return v;
   if (!IsKind(v.type, K::kString) && !IsKind(v.type, K::kUnknown)) {
     Fail(DiagCode::kType, call.args[0]->span,

@@ -221,7 +221,7 @@ namespace {
 // Scripts common in log text, from Unicode's Scripts.txt (15.0).
 const std::vector<std::pair<char32_t, char32_t>>* ScriptRanges(std::string_view name) {
   using Ranges = std::vector<std::pair<char32_t, char32_t>>;
-  static const std::pair<std::string_view, Ranges> kScripts[] = {
+  static const std::pair<std::string_view, Ranges> scripts[] = {
       {"Han", {{0x2E80, 0x2E99},   {0x2E9B, 0x2EF3},   {0x2F00, 0x2FD5},   {0x3005, 0x3005},
                {0x3007, 0x3007},   {0x3021, 0x3029},   {0x3038, 0x303B},   {0x3400, 0x4DBF},
                {0x4E00, 0x9FFF},   {0xF900, 0xFA6D},   {0xFA70, 0xFAD9},   {0x16FE2, 0x16FE3},
@@ -277,7 +277,7 @@ const std::vector<std::pair<char32_t, char32_t>>* ScriptRanges(std::string_view 
         {0xFB46, 0xFB4F}}},
       {"Thai", {{0xE01, 0xE3A}, {0xE40, 0xE5B}}},
   };
-  for (const auto& [script, ranges] : kScripts) {
+  for (const auto& [script, ranges] : scripts) {
     if (script == name) return &ranges;
   }
   return nullptr;
