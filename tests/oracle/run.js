@@ -60,6 +60,16 @@ function referenceLacks(ref) {
 // -> {verdict: 'pass'|'fail'|'unsupported', why, ref, got}
 function judge(c, ref, lqe) {
   if (referenceLacks(ref)) return { verdict: 'unsupported', why: ref.message };
+  if (c.expectExtension) {
+    // An lqe extension: the reference refuses the query at analysis, lqe answers.
+    if (!ref.ok && ref.code === GRPC_INVALID_ARGUMENT && lqe.ok) return { verdict: 'extension', why: ref.message };
+    return { verdict: 'fail', why: `case expects an lqe extension (reference refuses, lqe answers), got reference ${ref.ok ? 'rows' : ref.message}, lqe ${lqe.ok ? 'rows' : lqe.message}` };
+  }
+  if (c.expectRefused) {
+    // Refused by design: lqe must refuse at translation (400 with its reason), never answer.
+    if (!lqe.ok && lqe.status === 400) return { verdict: 'refused', why: lqe.message };
+    return { verdict: 'fail', why: `case expects lqe to refuse by design, got ${lqe.ok ? `${lqe.rows.length} rows` : `${lqe.status}: ${lqe.message}`}` };
+  }
   if (!ref.ok) {
     const analysis = ref.code === GRPC_INVALID_ARGUMENT && !/out of range|overflow|division by zero/i.test(ref.message);
     if (lqe.ok) return { verdict: 'fail', why: `reference ${analysis ? 'refuses' : 'raises'} (${ref.message}) but lqe returned ${lqe.rows.length} rows` };
@@ -149,8 +159,10 @@ async function main() {
     const cases = [...loadCorpus(path.join(__dirname, 'cases')), ...generate(seed, count, edge.tree)]
       .filter((c) => !filter || c.id.includes(filter));
     const known = loadKnown(path.join(__dirname, 'KNOWN_MISMATCHES.md'));
-    const tally = { pass: 0, fail: 0, known: 0, unsupported: 0 };
+    const tally = { pass: 0, fail: 0, known: 0, unsupported: 0, refused: 0, extension: 0 };
     const unsupported = [];
+    const refused = [];
+    const extensions = [];
     const knownSeen = new Map();
     const started = Date.now();
     let next = 0;
@@ -171,11 +183,15 @@ async function main() {
         tally[result.verdict]++;
         if (result.verdict === 'fail') console.log(report(c, result, seed));
         if (result.verdict === 'unsupported') unsupported.push(`${c.id}: ${result.why}`);
+        if (result.verdict === 'refused') refused.push(`${c.id}: ${result.why}`);
+        if (result.verdict === 'extension') extensions.push(`${c.id}: the reference refuses (${result.why})`);
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
 
     for (const line of unsupported) console.log(`not supported by the reference: ${line}`);
+    for (const line of refused) console.log(`refused by design: ${line}`);
+    for (const line of extensions) console.log(`lqe extension: ${line}`);
     const byReason = new Map();
     for (const reason of knownSeen.values()) {
       const key = reason.startsWith('feature ') ? reason.split(':')[0] : 'listed corpus cases';
@@ -185,7 +201,7 @@ async function main() {
     const corpusKnown = [...known.cases.keys()].filter((id) => !knownSeen.has(id) && cases.some((c) => c.id === id));
     for (const id of corpusKnown) console.log(`note: ${id} is listed in KNOWN_MISMATCHES.md but now matches; remove it`);
     console.log(`oracle: ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}`);
-    console.log(`oracle: ${tally.pass} passed, ${tally.fail} failed, ${tally.unsupported} not-supported-by-reference, ${tally.known} known mismatches (KNOWN_MISMATCHES.md)`);
+    console.log(`oracle: ${tally.pass} passed, ${tally.fail} failed, ${tally.refused} refused-by-design, ${tally.extension} lqe-extensions, ${tally.unsupported} not-supported-by-reference, ${tally.known} known mismatches (KNOWN_MISMATCHES.md)`);
     process.exitCode = tally.fail > 0 ? 1 : 0;
   } finally {
     server.stop();

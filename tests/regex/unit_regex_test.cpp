@@ -84,6 +84,9 @@ const std::vector<Converts> kConverts = {
     {R"([\pL\d])", "[0-9[:alpha:]]"},
     {R"(\p{Cyrillic})",
      R"([\u0400-\u0484\u0487-\u052F\u1C80-\u1C88\u1D2B\u1D78\u2DE0-\u2DFF\uA640-\uA69F\uFE2E\uFE2F])"},
+    {R"(\p{Thai}+)", R"([\u0E01-\u0E3A\u0E40-\u0E5B]+)"},
+    {R"(\P{Hebrew})",
+     R"([^\u0591-\u05C7\u05D0-\u05EA\u05EF-\u05F4\uFB1D-\uFB36\uFB38-\uFB3C\uFB3E\uFB40\uFB41\uFB43\uFB44\uFB46-\uFB4F])"},
     // Quoting and escapes.
     {R"(\Qa.b*\E+)", R"(a\.b\*+)"},
     {R"(\Q(x)\E)", R"(\(x\))"},
@@ -179,7 +182,7 @@ const std::vector<Refuses> kRefuses = {
     {"(?P<>a)", "invalid named capture group", 0},
     {R"(\p{Arabic})",
      R"(unicode class \p{Arabic} has no PostgreSQL equivalent (supported: L, Lu, Ll, Greek, )"
-     "Cyrillic)",
+     "Cyrillic, Han, Hiragana, Katakana, Hangul, Hebrew, Thai)",
      0},
     {R"([^\PL])", "a negated Unicode class inside brackets has no PostgreSQL equivalent", 2},
     {"(?i)a(?-i)b",

@@ -16,6 +16,10 @@ select sum(x) as a, avg(x) as b from unnest([0.1, 0.2, 0.3]) as x
 select min(timestamp) as a, max(timestamp) as b, min(event_message) as c, max(event_message) as d from edge_logs
 -- case: min-max-bool
 select min(x) as a, max(x) as b from unnest([true, false, null]) as x
+-- case: min-max-bool-empty
+select min(x) as a, max(x) as b, min(x is null) as c from unnest(cast(null as array<bool>)) as x
+-- case: min-max-bool-column
+select min(b.corporateProxy) as a, max(b.corporateProxy) as b from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf cross join unnest(cf.botManagement) as b
 -- case: any-value-single
 select any_value(x) as v from unnest(['only']) as x
 -- case: array-agg

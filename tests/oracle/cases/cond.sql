@@ -21,3 +21,5 @@ select 'a' < 'B' as a, 'é' > 'z' as b, 'abc' < 'abd' as c, '' < 'a' as d
 select true is true as a, null is false as b, null is null as c
 -- case: count-case-when
 select count(case when s.status_code >= 400 then 1 end) as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.response) as s
+-- case: greatest-least-nulls
+select greatest(1, null, 3) as a, least('b', 'a', cast(null as string)) as b, greatest(date '2024-02-29', date '2024-03-01') as c, least(-1.5, 2) as d, greatest(cast(null as int64)) as e

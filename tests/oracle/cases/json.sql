@@ -15,6 +15,8 @@ select json_query('{"a": {"b": [1, 2]}}', '$.a') as a, json_query('{"a": "x"}', 
 select json_extract('{"a": [1, {"b": 2}]}', '$.a[1]') as a, json_extract('[10, 20]', '$[0]') as b
 -- case: json-query-array
 select json_query_array('[1, "a", {"b": 1}]') as a, json_extract_array('{"a": [1, 2]}', '$.a') as b, json_query_array('{"a": 1}', '$.a') as c
+-- case: json-query-array-shapes
+select json_query_array('{"a": {"b": 1}}', '$.a') as a, json_query_array('[]') as b, json_query_array('{"a": null}', '$.a') as c, json_query_array('[[1, 2], {"k": "v"}, "ü"]') as d, json_extract_array(cast(null as string)) as e
 -- case: json-on-event-message
 select id, json_value(event_message, '$.a') as v from edge_logs
 -- case: to-json-string
@@ -30,3 +32,13 @@ select to_json(struct(1 as a)) as v
 -- case: parse-json-bad
 -- expect: error
 select parse_json('{') as v
+-- case: to-json-string-scalars
+select to_json_string(timestamp '2026-03-08 10:00:00+00') as a, to_json_string(timestamp '2026-03-08 10:00:00.123456+00') as b, to_json_string(datetime '2026-03-08 10:00:00.5') as c, to_json_string(1.5e-7) as d, to_json_string(cast('nan' as float64)) as e, to_json_string(9007199254740992) as f, to_json_string(-9007199254740993) as g, to_json_string(0.1) as h, to_json_string(-0.0) as i
+-- case: to-json-string-more-scalars
+select to_json_string(cast(null as string)) as a, to_json_string(b'ab') as b, to_json_string(time '10:00:00') as c, to_json_string(numeric '1.50') as d, to_json_string(cast('-inf' as float64)) as e, to_json_string('ü\n"\\') as f, to_json_string(cast(null as int64)) as g, to_json_string(true) as h, to_json_string(date '2024-02-29') as i
+-- case: to-json-string-columns
+select id, to_json_string(timestamp) as t, to_json_string(event_message) as m from edge_logs
+-- case: json-value-array
+select json_value_array('[1, "a", true, "ü"]') as a, json_value_array('[1, {"a":1}]') as b, json_value_array('{"a":[1.5]}', '$.a') as c, json_value_array('1') as d, json_extract_string_array('["a", 2]') as e, json_value_array('[]') as f, json_value_array(cast(null as string)) as g, json_extract_string_array('{"a": [[1]]}', '$.a') as h
+-- case: json-value-array-column
+select id, json_value_array(to_json_string(r.cf), '$') as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r

@@ -74,6 +74,13 @@ select cast('4.2' as int64) as v
 select safe_cast('x' as int64) as a, safe_cast('12' as int64) as b, safe_cast('1.5' as float64) as c, safe_cast('true' as bool) as d, safe_cast('2026-02-30' as date) as e
 -- case: safe-cast-hex
 select safe_cast('0x1F' as int64) as a, cast('0x10' as int64) as b
+-- case: cast-int64-text-forms
+select cast(' 12 ' as int64) as a, cast('-0x10' as int64) as b, cast('+5' as int64) as c, safe_cast('0X1f' as int64) as d, cast('0x7FFFFFFFFFFFFFFF' as int64) as e, safe_cast('0x8000000000000000' as int64) as f, safe_cast('1.5' as int64) as g
+-- case: cast-int64-hex-column
+select id, safe_cast(concat('0x', substr(id, 1, 4)) as int64) as v, cast(concat('0x', substr(id, 1, 2)) as int64) as w from edge_logs
+-- case: cast-int64-bad-text
+-- expect: error
+select cast('0xZZ' as int64) as v
 -- case: cast-float-string
 select cast(1.0 as string) as a, cast(0.1 as string) as b, cast(1e20 as string) as c, cast(-0.0 as string) as d, cast(1.5e-7 as string) as e
 -- case: cast-bool
@@ -84,6 +91,12 @@ select id, safe_cast(r.headers[safe_offset(0)].content_length as int64) as v fro
 select cast('nan' as float64) as a, cast('inf' as float64) as b, cast('-inf' as float64) as c
 -- case: float-compare-nan
 select cast('nan' as float64) = cast('nan' as float64) as a, cast('nan' as float64) > 1 as b
+-- case: float-compare-nan-all-ops
+select n = n as a, n != n as b, n < 1 as c, n <= 1 as d, n > 1 as e, n >= 1 as f, 1 < n as g, 1 >= n as h, n = 1.5 as i, n != 1.5 as j, cast(null as float64) < n as k, n > cast(null as float64) as l, x = x as m, x < n as o from unnest([cast('nan' as float64)]) as n cross join unnest([2.5]) as x
+-- case: float-compare-nan-filter
+select x from unnest([1.0, cast('nan' as float64), -1.0, cast('inf' as float64), null]) as x where x > 0 or x <= -1
+-- case: float-compare-nan-ieee
+select count(*) as n from unnest([0.0, 1.0, -1.0]) as x where ieee_divide(x, 0) > 0 or ieee_divide(x, 0) = ieee_divide(x, 0)
 -- case: rand-range
 select rand() >= 0 and rand() < 1 as v
 -- case: bit-ops
@@ -96,6 +109,18 @@ select r.cf[safe_offset(0)].asn * 3 as v from edge_logs cross join unnest(metada
 select r.cf[safe_offset(0)].asn + 13335 as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r
 -- case: round-binary-halfway
 select round(0.075, 2) as a, round(2.675, 2) as b, round(safe_divide(15, 200), 2) as c, round(1.005, 2) as d
+-- case: round-trunc-negative
+select round(-2.25, 1) as a, round(-0.075, 2) as b, trunc(-2.7) as c, round(-2.5) as d, trunc(-1.2399, 2) as e, round(-1234.5, -2) as f
+-- case: round-extremes
+select round(cast('inf' as float64)) as a, round(cast('-inf' as float64), 2) as b, round(1e300, 2) as c, round(123.456, -1) as d, trunc(1e-300, 5) as e, round(5e-324, 400) as f, round(2.5, null) as g
+-- case: shifts
+select -16 >> 2 as a, 1 << 63 as b, 1 << 64 as c, -1 >> 63 as d, -1 >> 64 as e, 1 << 200 as f, 5 >> 0 as g, -5 << 1 as h, cast(null as int64) >> 1 as i
+-- case: shift-negative
+-- expect: error
+select 5 << -1 as v
+-- case: shift-right-negative
+-- expect: error
+select 5 >> -3 as v
 -- case: greatest-null-arg-overflow
 -- expect: error
 select greatest(cast(null as int64), r.cf[safe_offset(0)].asn * 3) as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r

@@ -14,6 +14,11 @@ select id, regexp_extract(r.path, r'^/([^/]+)') as v from edge_logs cross join u
 -- case: regexp-extract-two-groups
 -- expect: error
 select regexp_extract('ab', '(a)(b)') as v
+-- case: regexp-extract-all-two-groups
+-- expect: error
+select regexp_extract_all('abab', '(a)(b)') as v
+-- case: regexp-extract-non-capturing
+select regexp_extract('abc', '(?:a)(b)') as a, regexp_extract_all('a1b2', '[a-z](?:\\d)') as b
 -- case: regexp-extract-all
 select regexp_extract_all('a1b22c333', r'\d+') as a, regexp_extract_all('abc', 'z') as b, regexp_extract_all('k=v;x=y', r'(\w)=') as c
 -- case: regexp-replace
@@ -27,3 +32,8 @@ select regexp_contains('a', '(') as v
 select regexp_contains('a\nb', 'a.b') as a, regexp_contains('a\nb', '(?s)a.b') as b
 -- case: regexp-anchors-multiline
 select regexp_contains('x\nab', '^ab') as a, regexp_contains('x\nab', '(?m)^ab') as b
+-- case: regexp-unicode-scripts
+select regexp_contains('文件', r'^\p{Han}+$') as a, regexp_contains('ひらがな', r'^\p{Hiragana}+$') as b, regexp_contains('カタカナ', r'\p{Katakana}') as c, regexp_contains('한국어', r'^\p{Hangul}+$') as d, regexp_contains('שלום', r'\p{Hebrew}') as e, regexp_contains('ไทย', r'^\p{Thai}+$') as f, regexp_contains('abc', r'\p{Han}') as g, regexp_extract('ab文件cd', r'\p{Han}+') as h, regexp_contains('文', r'\P{Han}') as i
+-- case: regexp-unicode-script-unsupported
+-- expect: refused
+select regexp_contains('x', r'\p{Ogham}') as v

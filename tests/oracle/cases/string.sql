@@ -13,6 +13,10 @@ select id from edge_logs cross join unnest(metadata) as m cross join unnest(m.re
 select contains_substr('Hello World', 'world') as a, contains_substr('abc', '') as b, contains_substr('ÜBER', 'über') as c
 -- case: lower-upper
 select lower('ÀBC') as a, upper('straße') as b, lower(null) as c, upper('ǆ') as d
+-- case: upper-full-mappings
+select upper('ﬀ ﬂ ﬃ ﬄ ﬅ ﬆ ﬓ ﬔ ﬕ ﬖ ﬗ և ẖ ẗ ẘ ẙ ẚ ΐ ΰ ǰ ŉ ß ẞ') as a, upper('straße') as b, upper('') as c, upper('ǅ') as d
+-- case: lower-full-mappings
+select lower('İstanbul') as a, lower('ΟΔΟΣ ΣΑΣ') as b, lower('ẞ') as c, lower('') as d, lower('ǅ') as e
 -- case: lower-column
 select id, lower(r.host) as h, upper(r.method) as m from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r
 -- case: length-family
@@ -47,15 +51,31 @@ select lpad('abc', 6) as a, lpad('abc', 6, 'xy') as b, rpad('abc', 2) as c, rpad
 -- case: lpad-negative
 -- expect: error
 select lpad('abc', -1) as v
+-- case: pad-edges
+select lpad('abc', 2) as a, rpad('abc', 0) as b, lpad('', 3, 'xy') as c, rpad('ü', 3, 'é') as d, lpad('a', 3, null) as e
+-- case: lpad-empty-pattern
+-- expect: error
+select lpad('abc', 5, '') as v
+-- case: rpad-negative
+-- expect: error
+select rpad('abc', -2, 'x') as v
 -- case: repeat-reverse
 select repeat('ab', 3) as a, repeat('x', 0) as b, reverse('ünï') as c, reverse('') as d
 -- case: repeat-negative
 -- expect: error
 select repeat('ab', -1) as v
+-- case: repeat-edges
+select repeat('', 5) as a, repeat('ab', 0) as b, repeat('ü', 3) as c, repeat(null, 2) as d, repeat('a', null) as e
 -- case: left-right
 select left('hello', 2) as a, right('hello', 2) as b, left('文件', 1) as c, right('ab', 5) as d
 -- case: initcap
 select initcap('hello wORLD-foo_bar') as a, initcap('élan vital') as b
+-- case: initcap-delimiters
+select initcap('a b\tc\nd=e\'f"g!h?i@j#k$l%m^n&o*p(q)r-s_t+u[v]w{x}y|z\\a/b<c>d,e.f:g;h~i`j') as a, initcap('ÉCOLE élan ÜBER') as b, initcap('') as c, initcap(null) as d, initcap('x\x0by\x0cz\rw') as e
+-- case: initcap-custom-delimiters
+select initcap('hello-world foo', '-') as a, initcap('hello world', '') as b, initcap('aXbxc', 'x') as c, initcap(null, '-') as d, initcap('a-b', null) as e
+-- case: initcap-column
+select id, initcap(event_message) as v from edge_logs
 -- case: to-hex-md5-sha
 select to_hex(md5('abc')) as a, to_hex(sha256('abc')) as b, to_hex(sha512('')) as c
 -- case: from-hex-base64
@@ -71,7 +91,7 @@ select id from edge_logs where event_message not like 'GET%'
 -- case: string-escapes
 select 'a\\b' as b, "dq" as c, 'tab\there' as d, '\u00e9' as e, 'it\'s' as f
 -- case: string-doubled-quote
--- expect: error
+-- expect: extension
 select 'it''s' as v
 -- case: raw-string
 select r'a\d+' as v

@@ -46,6 +46,10 @@ select date_diff(date '2026-01-03', date '2025-12-27', week) as a, date_diff(dat
 select timestamp('2026-03-08 10:00:00') as a, timestamp('2026-03-08 10:00:00+05:30') as b, timestamp('2026-03-08T10:00:00Z') as c, timestamp('2026-03-08') as d
 -- case: ts-from-string-zone
 select timestamp('2026-03-08 02:30:00', 'America/New_York') as gap, timestamp('2026-11-01 01:30:00', 'America/New_York') as overlap
+-- case: ts-from-civil-dst
+select timestamp('2026-03-08 02:30:00', 'America/New_York') as a, timestamp('2026-03-29 02:30:00', 'Europe/Berlin') as b, timestamp('2026-10-25 02:30:00', 'Europe/Berlin') as c, timestamp(datetime '2026-11-01 01:59:59', 'America/New_York') as d, timestamp(date '2026-11-01', 'America/New_York') as e, timestamp('2026-11-01 02:00:00', 'America/New_York') as f, timestamp('2026-11-01 00:59:59', 'America/New_York') as g
+-- case: ts-from-civil-dst-half-hour
+select timestamp('2026-04-05 01:45:00', 'Australia/Lord_Howe') as a, timestamp('2026-11-01 01:30:00', 'America/St_Johns') as b, timestamp('2026-07-01 12:00:00', 'Asia/Kolkata') as c
 -- case: ts-from-date
 select timestamp(date '2024-02-29') as v
 -- case: ts-from-bad-string
@@ -73,6 +77,10 @@ select unix_date(date '1970-01-01') as a, unix_date(date '1969-12-31') as b, uni
 select id, format_timestamp('%Y-%m-%d %H:%M:%S', timestamp) as v from edge_logs
 -- case: format-timestamp-zone
 select id, format_timestamp('%Y-%m-%d %H:%M %Z', timestamp, 'America/New_York') as v from edge_logs
+-- case: format-timestamp-zone-offsets
+select format_timestamp('%Z', timestamp '2026-07-01 00:00:00+00', 'Asia/Kolkata') as a, format_timestamp('%Z', timestamp '2026-07-01 00:00:00+00', 'Asia/Kathmandu') as b, format_timestamp('%Z %z', timestamp '2026-07-01 00:00:00+00', 'UTC') as c, format_timestamp('%Z', timestamp '2026-01-01 00:00:00+00', 'America/St_Johns') as d, format_timestamp('%Z', timestamp '2026-11-01 05:30:00+00', 'America/New_York') as e, format_timestamp('%Z', timestamp '2026-11-01 06:30:00+00', 'America/New_York') as f, format_timestamp('%Z', cast(null as timestamp), 'Asia/Kolkata') as g
+-- case: format-timestamp-zone-column
+select id, format_timestamp('%F %T %Z', timestamp, 'Europe/Berlin') as v from edge_logs
 -- case: format-timestamp-specifiers
 select format_timestamp('%a %b %e %j %u %w %y %p %I %F %T %D %R', timestamp '2026-03-08 09:05:03+00') as v
 -- case: format-timestamp-fraction

@@ -9,6 +9,8 @@ select id, percent_rank() over (order by timestamp) as p, cume_dist() over (orde
 select id, ntile(3) over (order by timestamp, id) as v from edge_logs
 -- case: lag-lead
 select id, lag(id) over (order by timestamp, id) as p, lead(id, 2, 'none') over (order by timestamp, id) as n from edge_logs
+-- case: window-literal-args
+select id, lag('x') over (order by timestamp, id) as a, lead('y', 1, 'z') over (order by timestamp, id) as b, first_value('f') over (order by timestamp, id) as c, nth_value('n', 2) over (order by timestamp, id) as d, last_value(b'q') over (order by timestamp, id) as e from edge_logs
 -- case: first-last-value
 select id, first_value(id) over (order by timestamp, id) as f, last_value(id) over (order by timestamp, id rows between unbounded preceding and unbounded following) as l from edge_logs
 -- case: last-value-default-frame

@@ -1,6 +1,10 @@
 'use strict';
 // The table-driven corpus: cases/*.sql, each case introduced by `-- case: <id>` and optional
-// `-- expect: error` (both engines must refuse or raise) lines, the SQL up to the next case.
+// `-- expect: error` (both engines must refuse or raise) or `-- expect: refused` (lqe refuses
+// by design with a 400 where BigQuery answers: a construct PostgreSQL cannot run with BigQuery's
+// meaning) or `-- expect: extension` (lqe accepts by design what BigQuery's parser refuses, e.g.
+// the doubled quote clients send; a valid BigQuery query never reads differently) lines, the SQL
+// up to the next case.
 const fs = require('fs');
 const path = require('path');
 
@@ -12,9 +16,13 @@ function loadCorpus(dir) {
       const head = /^-- case:\s*(\S+)\s*$/.exec(line);
       if (head) {
         if (current) cases.push(current);
-        current = { id: head[1], file, sql: '', expectError: false, tags: [] };
+        current = { id: head[1], file, sql: '', expectError: false, expectRefused: false, expectExtension: false, tags: [] };
       } else if (current && /^-- expect:\s*error\s*$/.test(line)) {
         current.expectError = true;
+      } else if (current && /^-- expect:\s*refused\s*$/.test(line)) {
+        current.expectRefused = true;
+      } else if (current && /^-- expect:\s*extension\s*$/.test(line)) {
+        current.expectExtension = true;
       } else if (current) {
         current.sql += `${line}\n`;
       }

@@ -11,6 +11,7 @@ struct RegexConversion {
   std::string pattern;           // ARE pattern, ready for the ~ operator
   std::string error;             // non-empty when the pattern cannot be converted faithfully
   std::size_t error_offset = 0;  // byte offset into the RE2 pattern
+  int capturing_groups = 0;      // RE2's NumberOfCapturingGroups()
 };
 
 // Converts an RE2 pattern: \b -> \y, (?i) anywhere, \pL classes, ... A construct RE2 rejects or

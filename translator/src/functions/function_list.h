@@ -32,5 +32,10 @@ const Signature* Find(std::string_view name);
 const std::vector<Signature>& All();
 // `Did you mean "REGEXP_CONTAINS"?` for a misspelt function name, or "".
 std::string DidYouMean(std::string_view name);
+// Why lqe refuses a BigQuery function by name (refused_list.def, or a family such as ST_ for
+// geography), or "" for a name it does not know.
+std::string RefusedReason(std::string_view name);
+// " (reason)" hint text for an unsupported function: the refusal reason, else a did-you-mean.
+std::string UnsupportedHint(std::string_view name);
 
 }  // namespace lqe::functions

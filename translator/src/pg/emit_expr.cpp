@@ -352,7 +352,10 @@ Value Emitter::EmitStructCtor(const ast::StructCtor& ctor) {
       name = "_field_" + std::to_string(i + 1);
     }
     fields.push_back({name, v.type ? v.type : T(TypeKind::kUnknown)});
-    args += (args.empty() ? "" : ", ") + QuoteLiteral(name) + ", " + v.sql;
+    // A quoted literal is of unknown type to jsonb_build_object: it is text.
+    const bool quoted = !v.sql.empty() && (v.sql[0] == '\'' || v.sql.rfind("E'", 0) == 0);
+    args += (args.empty() ? "" : ", ") + QuoteLiteral(name) + ", " +
+            (quoted && IsKind(v.type, TypeKind::kString) ? "(" + v.sql + ")::text" : v.sql);
   }
   return Make("jsonb_build_object(" + args + ")", Type::Record(std::move(fields)));
 }

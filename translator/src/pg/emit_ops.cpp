@@ -82,6 +82,47 @@ bool Incomparable(TypeKind a, TypeKind b) {
   return true;
 }
 
+// A FLOAT64 that may be NaN: anything but a finite float literal (1.5::double precision).
+bool MayBeNan(const Value& v) {
+  if (!IsKind(v.type, TypeKind::kFloat64)) return false;
+  constexpr std::string_view kSuffix = "::double precision";
+  const std::string& s = v.sql;
+  if (s.size() <= kSuffix.size() || s.compare(s.size() - kSuffix.size(), kSuffix.size(), kSuffix)) {
+    return true;
+  }
+  return s.find_first_not_of("0123456789.eE+-") < s.size() - kSuffix.size();
+}
+
+// BigQuery's NaN compares unequal to everything, itself included, and neither below nor above
+// anything; PostgreSQL's NaN equals itself and sorts above every number. `plain` is the PG
+// comparison, kept when no side can be NaN.
+std::string NanAwareComparison(Op op, const Value& l, const Value& r, const std::string& plain) {
+  const bool l_nan = MayBeNan(l);
+  const bool r_nan = MayBeNan(r);
+  auto when = [&plain](const Value& nan_side, const Value& other, const char* result) {
+    // A number literal on the other side is never NULL.
+    const bool literal =
+        other.loose_int || (IsKind(other.type, TypeKind::kFloat64) && !MayBeNan(other));
+    return "(CASE WHEN " + nan_side.sql + " = 'NaN'::double precision" +
+           (literal ? "" : " AND " + other.sql + " IS NOT NULL") + " THEN " + result + " ELSE " +
+           plain + " END)";
+  };
+  switch (op) {
+    case Op::kEq:
+      return l_nan && r_nan ? when(l, r, "false") : plain;
+    case Op::kNe:
+      return l_nan && r_nan ? when(l, r, "true") : plain;
+    case Op::kLt:
+    case Op::kLe:
+      return r_nan ? when(r, l, "false") : plain;
+    case Op::kGt:
+    case Op::kGe:
+      return l_nan ? when(l, r, "false") : plain;
+    default:
+      return plain;
+  }
+}
+
 }  // namespace
 
 void CheckComparable(const Value& l, const Value& r, std::string_view op, ast::SourceSpan span) {
@@ -131,8 +172,8 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
         (IsKind(rc.type, TypeKind::kString) || IsKind(rc.type, TypeKind::kUnknown)) &&
         !(IsKind(lc.type, TypeKind::kUnknown) && IsKind(rc.type, TypeKind::kUnknown));
     const std::string collate = ordered && strings ? " COLLATE \"C\"" : "";
-    return Make("(" + lc.sql + collate + " " + op + " " + rc.sql + ")",
-                Type::Scalar(TypeKind::kBool));
+    const std::string plain = "(" + lc.sql + collate + " " + op + " " + rc.sql + ")";
+    return Make(NanAwareComparison(b.op, lc, rc, plain), Type::Scalar(TypeKind::kBool));
   }
   if (b.op == Op::kDiv && IsKind(CommonType(l.type, r.type), TypeKind::kInt64)) {
     // BigQuery: INT64 / INT64 is FLOAT64.
@@ -143,6 +184,12 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
     TypePtr t = IsKind(l.type, TypeKind::kArray) ? l.type : Type::Scalar(TypeKind::kString);
     if (IsKind(l.type, TypeKind::kBytes)) t = l.type;
     return Make("(" + l.sql + " || " + r.sql + ")", t);
+  }
+  if ((b.op == Op::kShiftLeft || b.op == Op::kShiftRight) && IsKind(l.type, TypeKind::kInt64)) {
+    // BigQuery's >> is logical and a shift by 64 or more is 0 (bq.shift_*, migration 065).
+    return Make(std::string(b.op == Op::kShiftLeft ? "bq.shift_left(" : "bq.shift_right(") + l.sql +
+                    ", " + r.sql + ")",
+                Type::Scalar(TypeKind::kInt64));
   }
   Value v = Make("(" + l.sql + " " + op + " " + r.sql + ")", ArithmeticType(b.op, l, r));
   v.loose_int = l.loose_int && r.loose_int;
@@ -178,6 +225,19 @@ std::string SpecialCast(const Value& v, TypeKind from, TypeKind to) {
   if (from == TypeKind::kFloat64 && (to == TypeKind::kInt64)) {
     return "(round((" + v.sql + ")::numeric))::bigint";  // half away from zero, like BigQuery
   }
+  if (from == TypeKind::kString && to == TypeKind::kInt64) {
+    // PG's bigint input has no 0x hex (BigQuery's has); the common decimal case stays native. A
+    // quoted literal is decided here: PG converts it while parsing, even in an untaken branch.
+    if (!v.sql.empty() && v.sql[0] == '\'') {
+      std::size_t i = v.sql.find_first_not_of(" \t\n\r\f\v", 1);
+      if (i < v.sql.size() && (v.sql[i] == '+' || v.sql[i] == '-')) ++i;
+      const bool hex =
+          i + 1 < v.sql.size() && v.sql[i] == '0' && (v.sql[i + 1] == 'x' || v.sql[i + 1] == 'X');
+      return hex ? "bq.cast_int64(" + v.sql + ")" : "";
+    }
+    return "CASE WHEN " + v.sql + " ~ '^\\s*[+-]?0[xX]' THEN bq.cast_int64(" + v.sql +
+           ") ELSE CAST(" + v.sql + " AS bigint) END";
+  }
   if (from == TypeKind::kBool && to == TypeKind::kInt64) {
     return "((" + v.sql + ")::integer)::bigint";
   }
@@ -203,6 +263,29 @@ Value Emitter::EmitCast(const ast::Cast& cast) {
   if (cast.format) Fail(DiagCode::kUnsupported, cast.format->span, "unsupported CAST ... FORMAT");
   Value v = EmitExpr(*cast.operand);  // not const: `return v` below moves it
   const TypeKind to = cast.target ? cast.target->kind : TypeKind::kUnknown;
+  // ARRAY<scalar> of an array literal or NULL: a PG array of the element type. (A REPEATED
+  // field is JSON in storage, so other operands stay refused.)
+  const bool array_operand =
+      cast.operand->Is<ast::ArrayCtor>() ||
+      (cast.operand->Is<ast::Literal>() &&
+       cast.operand->As<ast::Literal>().literal_kind == ast::Literal::Kind::kNull);
+  if (to == TypeKind::kArray && cast.target->element && array_operand &&
+      cast.syntax != ast::Cast::Syntax::kSafeCast) {
+    const TypeKind elem = cast.target->element->kind;
+    const bool scalar = elem != TypeKind::kArray && elem != TypeKind::kRecord &&
+                        elem != TypeKind::kUnknown && elem != TypeKind::kInterval &&
+                        elem != TypeKind::kJson;
+    const TypeKind from_elem =
+        v.type && v.type->element ? v.type->element->kind : TypeKind::kUnknown;
+    const bool empty_or_null =
+        v.sql == "NULL" ||
+        (cast.operand->Is<ast::ArrayCtor>() && cast.operand->As<ast::ArrayCtor>().elements.empty());
+    if (scalar && (from_elem == elem || empty_or_null)) {
+      const std::string pg_array = std::string(PgTypeName(elem)) + "[]";
+      if (v.sql != "NULL" && empty_or_null) return Make("ARRAY[]::" + pg_array, cast.target);
+      return Make("CAST(" + v.sql + " AS " + pg_array + ")", cast.target);
+    }
+  }
   if (to == TypeKind::kUnknown || to == TypeKind::kRecord || to == TypeKind::kArray ||
       to == TypeKind::kInterval) {
     Fail(

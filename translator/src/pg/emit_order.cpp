@@ -5,6 +5,25 @@
 #include "translate_error.h"
 
 namespace lqe::pg {
+namespace {
+
+// PostgreSQL reads a bare constant in ORDER BY as an error ("non-integer constant"), or as an
+// ordinal when it is an integer, so a select item that emitted as one is sorted by position.
+bool IsBareConstant(const Value& v) {
+  const std::string& sql = v.sql;
+  if (sql.empty() || sql[0] == '\'' || v.loose_int) return true;
+  if (sql == "NULL" || sql == "true" || sql == "false") return true;
+  if (sql[0] != '-' && sql[0] != '.' && !(sql[0] >= '0' && sql[0] <= '9')) return false;
+  for (std::size_t i = 1; i < sql.size(); ++i) {
+    const char c = sql[i];
+    if (!(c >= '0' && c <= '9') && c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 std::string Emitter::EmitGroupBy(const ast::Select& select, std::vector<SelectItemOut>& items) {
   std::string sql;
@@ -28,10 +47,9 @@ std::string Emitter::EmitOrderItem(const ast::OrderItem& item, std::vector<Selec
   const SelectItemOut* alias = items ? FindOutputAlias(*item.expr, *items) : nullptr;
   if (alias) {
     type = alias->value.type;
-    const bool literal = alias->value.sql.empty() || alias->value.sql[0] == '\'' ||
-                         alias->value.loose_int || alias->value.sql == "NULL";
     // A constant cannot be a PG sort key expression; its position can.
-    sql = literal ? std::to_string(alias - items->data() + 1) : alias->value.sql;
+    sql =
+        IsBareConstant(alias->value) ? std::to_string(alias - items->data() + 1) : alias->value.sql;
   } else {
     const Value v = EmitExpr(*item.expr);
     sql = v.sql;

@@ -45,7 +45,7 @@ Value Emitter::EmitCall(const ast::Call& call) {
   const std::string name = Upper(call.name.name);
   if (!f) {
     Fail(DiagCode::kUnsupported, call.name.span, "unsupported function " + name,
-         functions::DidYouMean(name));
+         functions::UnsupportedHint(name));
   }
   const int n = static_cast<int>(call.args.size()) + (call.star ? 1 : 0);
   if (n < f->arity.min || (f->arity.max >= 0 && n > f->arity.max)) {

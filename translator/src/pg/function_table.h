@@ -148,5 +148,26 @@ Value EmitToJsonString(Emitter& e, const ast::Call& call);
 Value EmitToJson(Emitter& e, const ast::Call& call);
 Value EmitParseJson(Emitter& e, const ast::Call& call);
 Value EmitJsonType(Emitter& e, const ast::Call& call);
+Value EmitJsonValueArray(Emitter& e, const ast::Call& call);
+// coverage (functions_coverage.cpp)
+Value EmitSafeArith(Emitter& e, const ast::Call& call);
+Value EmitIeeeDivide(Emitter& e, const ast::Call& call);
+Value EmitIsNanInf(Emitter& e, const ast::Call& call);
+Value EmitBitCount(Emitter& e, const ast::Call& call);
+Value EmitTrig(Emitter& e, const ast::Call& call);
+Value EmitAscii(Emitter& e, const ast::Call& call);
+Value EmitChr(Emitter& e, const ast::Call& call);
+Value EmitCodePointsToString(Emitter& e, const ast::Call& call);
+Value EmitToCodePoints(Emitter& e, const ast::Call& call);
+Value EmitTranslate(Emitter& e, const ast::Call& call);
+Value EmitFromBase64(Emitter& e, const ast::Call& call);
+Value EmitLastDay(Emitter& e, const ast::Call& call);
+Value EmitDateFromUnixDate(Emitter& e, const ast::Call& call);
+Value EmitArrayReverse(Emitter& e, const ast::Call& call);
+Value EmitBitAgg(Emitter& e, const ast::Call& call);
+Value EmitCovariance(Emitter& e, const ast::Call& call);
+Value EmitNetHost(Emitter& e, const ast::Call& call);
+Value EmitNetIpv4ToInt64(Emitter& e, const ast::Call& call);
+Value EmitNetIpv4FromInt64(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg

@@ -35,6 +35,14 @@ std::string DistinctOrderedArg(const ast::Call& call, const Value& x) {
   return x.sql;
 }
 
+// A quoted literal is of type unknown to PostgreSQL, which a polymorphic function such as lag()
+// cannot resolve: give it its BigQuery type.
+std::string Typed(const Value& v) {
+  const bool quoted = !v.sql.empty() && (v.sql[0] == '\'' || v.sql.rfind("E'", 0) == 0);
+  if (!quoted || !v.type) return v.sql;
+  return "(" + v.sql + ")::" + std::string(PgTypeName(v.type->kind));
+}
+
 void NoLimit(const ast::Call& call) {
   if (call.limit) {
     Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in " + Upper(call.name.name));
@@ -100,7 +108,11 @@ Value EmitMinMax(Emitter& e, const ast::Call& call) {
   NoIgnoreNulls(call);
   Value x = e.EmitExpr(*call.args[0]);
   const std::string arg = IsKind(x.type, K::kString) ? x.sql + " COLLATE \"C\"" : x.sql;
-  x.sql = Agg(e, call, Lower(call.name.name), arg);
+  const bool is_min = Upper(call.name.name) == "MIN";
+  // PostgreSQL has no min/max of boolean: false < true, so they are bool_and and bool_or.
+  const std::string pg_name =
+      IsKind(x.type, K::kBool) ? (is_min ? "bool_and" : "bool_or") : Lower(call.name.name);
+  x.sql = Agg(e, call, pg_name, arg);
   x.loose_int = false;
   return x;
 }
@@ -195,9 +207,9 @@ Value EmitNtile(Emitter& e, const ast::Call& call) {
 
 Value EmitLagLead(Emitter& e, const ast::Call& call) {
   auto args = EmitArgs(e, call);
-  std::string sql = Lower(call.name.name) + "(" + args[0].sql;
+  std::string sql = Lower(call.name.name) + "(" + Typed(args[0]);
   if (args.size() > 1) sql += ", (" + args[1].sql + ")::integer";
-  if (args.size() > 2) sql += ", " + args[2].sql;
+  if (args.size() > 2) sql += ", " + Typed(args[2]);
   Value v = args[0];
   v.sql = sql + ")" + Over(e, call);
   v.loose_int = false;
@@ -206,7 +218,7 @@ Value EmitLagLead(Emitter& e, const ast::Call& call) {
 
 Value EmitFirstLastValue(Emitter& e, const ast::Call& call) {
   Value v = e.EmitExpr(*call.args[0]);
-  v.sql = Lower(call.name.name) + "(" + v.sql + ")" + Over(e, call);
+  v.sql = Lower(call.name.name) + "(" + Typed(v) + ")" + Over(e, call);
   v.loose_int = false;
   return v;
 }
@@ -214,7 +226,7 @@ Value EmitFirstLastValue(Emitter& e, const ast::Call& call) {
 Value EmitNthValue(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   Value v = args[0];
-  v.sql = "nth_value(" + args[0].sql + ", (" + args[1].sql + ")::integer)" + Over(e, call);
+  v.sql = "nth_value(" + Typed(args[0]) + ", (" + args[1].sql + ")::integer)" + Over(e, call);
   v.loose_int = false;
   return v;
 }

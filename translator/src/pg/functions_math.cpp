@@ -69,10 +69,10 @@ Value EmitCoalesce(Emitter& e, const ast::Call& call) {
 
 Value EmitGreatestLeast(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  std::string any_null;
-  for (const auto& a : args) any_null += (any_null.empty() ? "" : " OR ") + a.sql + " IS NULL";
-  return Typed("CASE WHEN " + any_null + " THEN NULL ELSE " + Upper(call.name.name) + "(" +
-                   JoinSql(args) + ") END",
+  // NULL when any argument is, as in BigQuery (PG skips NULLs); num_nulls evaluates every
+  // argument, so an overflow in one after a NULL still raises, as BigQuery's does.
+  return Typed("CASE WHEN num_nulls(" + JoinSql(args) + ") > 0 THEN NULL ELSE " +
+                   Upper(call.name.name) + "(" + JoinSql(args) + ") END",
                args, 0);
 }
 
@@ -98,8 +98,9 @@ Value EmitDiv(Emitter& e, const ast::Call& call) {
 Value EmitMod(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   RequireNumbers(call, args);
-  if (IsKind(Common(args, 0), K::kNumeric))
+  if (IsKind(Common(args, 0), K::kNumeric)) {
     return MakeValue("mod(" + JoinSql(args) + ")", K::kNumeric);
+  }
   return MakeValue("mod((" + args[0].sql + ")::bigint, (" + args[1].sql + ")::bigint)", K::kInt64);
 }
 
@@ -111,8 +112,8 @@ Value EmitRound(Emitter& e, const ast::Call& call) {
   if (IsKind(args[0].type, K::kNumeric)) {
     return MakeValue(fn + "(" + args[0].sql + digits + ")", K::kNumeric);
   }
-  return MakeValue("(" + fn + "((" + args[0].sql + ")::numeric" + digits + "))::double precision",
-                   K::kFloat64);
+  // On the double's exact value, not PG's 15-digit float8 -> numeric (migration 065).
+  return MakeValue("bq." + fn + "_float(" + Float(args[0]) + digits + ")", K::kFloat64);
 }
 
 Value EmitTrunc(Emitter& e, const ast::Call& call) {
@@ -123,8 +124,9 @@ Value EmitCeilFloor(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   RequireNumbers(call, args);
   const std::string fn = Upper(call.name.name) == "FLOOR" ? "floor" : "ceil";
-  if (IsKind(args[0].type, K::kNumeric))
+  if (IsKind(args[0].type, K::kNumeric)) {
     return MakeValue(fn + "(" + args[0].sql + ")", K::kNumeric);
+  }
   return MakeValue(fn + "(" + Float(args[0]) + ")", K::kFloat64);
 }
 

@@ -12,7 +12,7 @@ namespace {
 using translator::Fail;
 using K = TypeKind;
 
-std::string Pattern(Emitter& e, const ast::Call& call, std::size_t i) {
+std::string Pattern(Emitter& e, const ast::Call& call, std::size_t i, int max_groups = -1) {
   const ast::Expr& arg = *call.args[i];
   if (arg.Is<ast::Param>()) return e.BindParam(arg.As<ast::Param>(), ParamTransform::kRegexPattern);
   if (!arg.Is<ast::Literal>() ||
@@ -24,6 +24,12 @@ std::string Pattern(Emitter& e, const ast::Call& call, std::size_t i) {
   const RegexConversion conv = ConvertRe2ToPosix(arg.As<ast::Literal>().text);
   if (!conv.error.empty()) {
     Fail(DiagCode::kUnsupported, arg.span, "unsupported regular expression: " + conv.error);
+  }
+  if (max_groups >= 0 && conv.capturing_groups > max_groups) {
+    // BigQuery's own error for REGEXP_EXTRACT / REGEXP_EXTRACT_ALL.
+    Fail(DiagCode::kType, arg.span,
+         "Regular expressions passed into extraction functions must not have more than 1 "
+         "capturing group");
   }
   return QuoteLiteral(conv.pattern);
 }
@@ -95,7 +101,7 @@ std::string JsonPath(const ast::Call& call) {
 
 // The JSON document of argument 0: a JSON value, or a STRING parsed leniently (NULL if invalid).
 Value JsonDoc(Emitter& e, const ast::Call& call) {
-  const Value v = e.EmitExpr(*call.args[0]);
+  Value v = e.EmitExpr(*call.args[0]);
   if (IsKind(v.type, K::kJson) || IsKind(v.type, K::kRecord)) return v;
   if (!IsKind(v.type, K::kString) && !IsKind(v.type, K::kUnknown)) {
     Fail(DiagCode::kType, call.args[0]->span,
@@ -114,14 +120,14 @@ Value EmitRegexpContains(Emitter& e, const ast::Call& call) {
 Value EmitRegexpExtract(Emitter& e, const ast::Call& call) {
   const std::string s = StringArg(e, call, 0);
   // regexp_match gives the first capture group, or the whole match when there is none.
-  return MakeValue("(regexp_match(" + s + ", " + Pattern(e, call, 1) + "))[1]", K::kString);
+  return MakeValue("(regexp_match(" + s + ", " + Pattern(e, call, 1, 1) + "))[1]", K::kString);
 }
 
 Value EmitRegexpExtractAll(Emitter& e, const ast::Call& call) {
   const std::string s = StringArg(e, call, 0);
-  return MakeValue(
-      "ARRAY(SELECT _m[1] FROM regexp_matches(" + s + ", " + Pattern(e, call, 1) + ", 'g') AS _m)",
-      Type::Array(Type::Scalar(K::kString)));
+  return MakeValue("ARRAY(SELECT _m[1] FROM regexp_matches(" + s + ", " + Pattern(e, call, 1, 1) +
+                       ", 'g') AS _m)",
+                   Type::Array(Type::Scalar(K::kString)));
 }
 
 Value EmitRegexpReplace(Emitter& e, const ast::Call& call) {
@@ -168,10 +174,24 @@ Value EmitJsonQuery(Emitter& e, const ast::Call& call) {
 Value EmitJsonQueryArray(Emitter& e, const ast::Call& call) {
   const Value doc = JsonDoc(e, call);
   const bool json = IsKind(doc.type, K::kJson);
-  return MakeValue(std::string("ARRAY(SELECT _e") + (json ? "" : "::text") +
-                       " FROM jsonb_array_elements(" + doc.sql + " #> " + JsonPath(call) +
-                       ") AS _e)",
+  // Not an array at the path (a scalar, an object, missing): NULL, not an error.
+  const std::string at = "(" + doc.sql + " #> " + JsonPath(call) + ")";
+  return MakeValue("CASE WHEN jsonb_typeof(" + at + ") = 'array' THEN ARRAY(SELECT " +
+                       (json ? "_e" : "bq.json_text(_e)") + " FROM jsonb_array_elements(" + at +
+                       ") AS _e) END",
                    Type::Array(Type::Scalar(json ? K::kJson : K::kString)));
+}
+
+Value EmitJsonValueArray(Emitter& e, const ast::Call& call) {
+  const Value doc = JsonDoc(e, call);
+  // NULL unless the path holds an array of scalars; JSON null elements are NULL.
+  const std::string at = "(" + doc.sql + " #> " + JsonPath(call) + ")";
+  return MakeValue("CASE WHEN jsonb_typeof(" + at +
+                       ") = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(" + at +
+                       ") AS _e WHERE jsonb_typeof(_e) IN ('object', 'array')) THEN ARRAY(SELECT "
+                       "bq.json_scalar(_e) FROM jsonb_array_elements(" +
+                       at + ") AS _e) END",
+                   Type::Array(Type::Scalar(K::kString)));
 }
 
 Value EmitToJsonString(Emitter& e, const ast::Call& call) {
@@ -179,7 +199,34 @@ Value EmitToJsonString(Emitter& e, const ast::Call& call) {
   if (IsKind(v.type, K::kRecord) || IsKind(v.type, K::kJson) || v.json_array) {
     return MakeValue("bq.json_text(" + v.sql + ")", K::kString);
   }
-  return MakeValue("bq.json_text(to_jsonb(" + v.sql + "))", K::kString);
+  const std::string& x = v.sql;
+  switch (v.type ? v.type->kind : K::kUnknown) {
+    case K::kInt64:
+      return MakeValue("bq.to_json_int64(" + x + ")", K::kString);
+    case K::kFloat64:
+      return MakeValue("bq.to_json_float64(" + x + ")", K::kString);
+    case K::kNumeric:
+      return MakeValue("bq.json_quoted(trim_scale(" + x + ")::text)", K::kString);
+    case K::kBytes:
+      return MakeValue("bq.json_quoted(translate(encode(" + x + ", 'base64'), E'\\n', ''))",
+                       K::kString);
+    case K::kTimestamp:
+      return MakeValue("bq.json_quoted(to_char(" + x +
+                           " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || "
+                           "bq.fraction_text(EXTRACT(MICROSECONDS FROM " +
+                           x + ")::bigint % 1000000) || 'Z')",
+                       K::kString);
+    case K::kDatetime:
+      return MakeValue("bq.json_quoted(replace(bq.datetime_text(" + x + "), ' ', 'T'))",
+                       K::kString);
+    case K::kTime:
+      return MakeValue("bq.json_quoted(bq.time_text(" + x + "))", K::kString);
+    case K::kString:
+    case K::kUnknown:  // NULL
+      return MakeValue("bq.json_quoted(" + x + ")", K::kString);
+    default:
+      return MakeValue("bq.json_text(to_jsonb(" + x + "))", K::kString);
+  }
 }
 
 Value EmitToJson(Emitter& e, const ast::Call& call) {

@@ -76,7 +76,8 @@ Value EmitCaseFn(Emitter& e, const ast::Call& call) {
     Fail(DiagCode::kType, call.args[0]->span,
          Upper(call.name.name) + " expects STRING, got " + TypeName(*args[0].type));
   }
-  return MakeValue(LowerName(call) + "(" + args[0].sql + ")", K::kString);
+  // bq.upper / bq.lower (migration 065): Unicode's one-to-many mappings (upper('ß') is 'SS').
+  return MakeValue("bq." + LowerName(call) + "(" + args[0].sql + ")", K::kString);
 }
 
 Value EmitLength(Emitter& e, const ast::Call& call) {
@@ -142,7 +143,9 @@ Value EmitLeftRight(Emitter& e, const ast::Call& call) {
 
 Value EmitInitcap(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  return MakeValue("initcap(" + args[0].sql + ")", K::kString);
+  // PG's initcap starts a word after any non-alphanumeric character; BigQuery's after its
+  // delimiter set only (bq.initcap, migration 065).
+  return MakeValue("bq.initcap(" + JoinSql(args) + ")", K::kString);
 }
 
 Value EmitToHex(Emitter& e, const ast::Call& call) {

@@ -283,16 +283,18 @@ Value EmitTimestampFn(Emitter& e, const ast::Call& call) {
   switch (from) {
     case K::kTimestamp:
       return args[0];
+    // bq.local_to_timestamp: the earlier instant in the repeated hour, as BigQuery.
     case K::kDatetime:
-      return MakeValue("(" + args[0].sql + " AT TIME ZONE " + tz + ")", K::kTimestamp);
+      return MakeValue("bq.local_to_timestamp(" + args[0].sql + ", " + tz + ")", K::kTimestamp);
     case K::kDate:
-      return MakeValue("((" + args[0].sql + ")::timestamp AT TIME ZONE " + tz + ")", K::kTimestamp);
+      return MakeValue("bq.local_to_timestamp((" + args[0].sql + ")::timestamp, " + tz + ")",
+                       K::kTimestamp);
     case K::kString:
     case K::kUnknown:
       if (args.size() == 1) {
         return MakeValue("CAST(" + args[0].sql + " AS timestamptz)", K::kTimestamp);
       }
-      return MakeValue("(CAST(" + args[0].sql + " AS timestamp) AT TIME ZONE " + tz + ")",
+      return MakeValue("bq.local_to_timestamp(CAST(" + args[0].sql + " AS timestamp), " + tz + ")",
                        K::kTimestamp);
     default:
       Expect(args[0], *call.args[0], {K::kString, K::kDate, K::kDatetime, K::kTimestamp},
@@ -374,7 +376,7 @@ Value EmitFormatTimestamp(Emitter& e, const ast::Call& call) {
   in.offset_sql = args.size() > 2 ? "EXTRACT(EPOCH FROM ((" + t + " AT TIME ZONE " + tz + ") - (" +
                                         t + " AT TIME ZONE 'UTC')))::int"
                                   : "0";
-  in.zone_name_sql = args.size() > 2 ? "" : "'UTC'";
+  in.zone_name_sql = args.size() > 2 ? "bq.utc_offset_name(" + in.offset_sql + ")" : "'UTC'";
   return FormatTime(call, "FORMAT_TIMESTAMP", in);
 }
 

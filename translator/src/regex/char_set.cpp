@@ -216,6 +216,75 @@ bool PosixClass(std::string_view name, CharSet& set) {
   return false;
 }
 
+namespace {
+
+// Scripts common in log text, from Unicode's Scripts.txt (15.0).
+const std::vector<std::pair<char32_t, char32_t>>* ScriptRanges(std::string_view name) {
+  using Ranges = std::vector<std::pair<char32_t, char32_t>>;
+  static const std::pair<std::string_view, Ranges> scripts[] = {
+      {"Han", {{0x2E80, 0x2E99},   {0x2E9B, 0x2EF3},   {0x2F00, 0x2FD5},   {0x3005, 0x3005},
+               {0x3007, 0x3007},   {0x3021, 0x3029},   {0x3038, 0x303B},   {0x3400, 0x4DBF},
+               {0x4E00, 0x9FFF},   {0xF900, 0xFA6D},   {0xFA70, 0xFAD9},   {0x16FE2, 0x16FE3},
+               {0x16FF0, 0x16FF1}, {0x20000, 0x2A6DF}, {0x2A700, 0x2B739}, {0x2B740, 0x2B81D},
+               {0x2B820, 0x2CEA1}, {0x2CEB0, 0x2EBE0}, {0x2F800, 0x2FA1D}, {0x30000, 0x3134A},
+               {0x31350, 0x323AF}}},
+      {"Hiragana",
+       {{0x3041, 0x3096},
+        {0x309D, 0x309F},
+        {0x1B001, 0x1B11F},
+        {0x1B132, 0x1B132},
+        {0x1B150, 0x1B152},
+        {0x1F200, 0x1F200}}},
+      {"Katakana",
+       {{0x30A1, 0x30FA},
+        {0x30FD, 0x30FF},
+        {0x31F0, 0x31FF},
+        {0x32D0, 0x32FE},
+        {0x3300, 0x3357},
+        {0xFF66, 0xFF6F},
+        {0xFF71, 0xFF9D},
+        {0x1AFF0, 0x1AFF3},
+        {0x1AFF5, 0x1AFFB},
+        {0x1AFFD, 0x1AFFE},
+        {0x1B000, 0x1B000},
+        {0x1B120, 0x1B122},
+        {0x1B155, 0x1B155},
+        {0x1B164, 0x1B167}}},
+      {"Hangul",
+       {{0x1100, 0x11FF},
+        {0x302E, 0x302F},
+        {0x3131, 0x318E},
+        {0x3200, 0x321E},
+        {0x3260, 0x327E},
+        {0xA960, 0xA97C},
+        {0xAC00, 0xD7A3},
+        {0xD7B0, 0xD7C6},
+        {0xD7CB, 0xD7FB},
+        {0xFFA0, 0xFFBE},
+        {0xFFC2, 0xFFC7},
+        {0xFFCA, 0xFFCF},
+        {0xFFD2, 0xFFD7},
+        {0xFFDA, 0xFFDC}}},
+      {"Hebrew",
+       {{0x591, 0x5C7},
+        {0x5D0, 0x5EA},
+        {0x5EF, 0x5F4},
+        {0xFB1D, 0xFB36},
+        {0xFB38, 0xFB3C},
+        {0xFB3E, 0xFB3E},
+        {0xFB40, 0xFB41},
+        {0xFB43, 0xFB44},
+        {0xFB46, 0xFB4F}}},
+      {"Thai", {{0xE01, 0xE3A}, {0xE40, 0xE5B}}},
+  };
+  for (const auto& [script, ranges] : scripts) {
+    if (script == name) return &ranges;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 void UnicodeClass(std::string_view name, std::size_t at, CharSet& set) {
   // General categories map to ARE's locale classes, which follow Unicode in a UTF-8 database
   // with a Unicode-aware collation (C.UTF-8, ICU); scripts are listed from Unicode's Scripts.txt.
@@ -246,10 +315,12 @@ void UnicodeClass(std::string_view name, std::size_t at, CharSet& set) {
                                          {0x2DE0, 0x2DFF},
                                          {0xA640, 0xA69F},
                                          {0xFE2E, 0xFE2F}});
+  } else if (const auto* script = ScriptRanges(name)) {
+    set.ranges.insert(set.ranges.end(), script->begin(), script->end());
   } else {
     throw RegexError(at, "unicode class \\p{" + std::string(name) +
                              "} has no PostgreSQL equivalent (supported: L, Lu, Ll, Greek, "
-                             "Cyrillic)");
+                             "Cyrillic, Han, Hiragana, Katakana, Hangul, Hebrew, Thai)");
   }
 }
 

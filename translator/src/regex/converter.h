@@ -27,6 +27,7 @@ class Converter {
  public:
   explicit Converter(std::string_view in) : in_(in) {}
   std::string Run();
+  int CapturingGroups() const { return captures_; }
 
  private:
   bool AtEnd() const { return pos_ >= in_.size(); }

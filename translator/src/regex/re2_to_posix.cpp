@@ -254,7 +254,9 @@ namespace lqe {
 
 RegexConversion ConvertRe2ToPosix(std::string_view re2) {
   try {
-    return {regex_internal::Converter(re2).Run(), "", 0};
+    regex_internal::Converter converter(re2);
+    std::string pattern = converter.Run();
+    return {std::move(pattern), "", 0, converter.CapturingGroups()};
   } catch (const regex_internal::RegexError& e) {
     return {"", e.what(), e.offset};
   }

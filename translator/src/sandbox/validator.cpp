@@ -113,7 +113,7 @@ class Validator {
   // Rule: only functions of the function table.
   void CheckCall(const ast::Call& c) {
     if (!functions::Find(c.name.name)) {
-      const std::string suggestion = functions::DidYouMean(c.name.name);
+      const std::string suggestion = functions::UnsupportedHint(c.name.name);
       Fail(DiagCode::kSandbox, c.name.span, "function " + c.name.name + " is not allowed here",
            "A consumer query can call only the BigQuery functions the translator supports." +
                (suggestion.empty() ? "" : " " + suggestion));
