@@ -11,8 +11,31 @@
 -- its prefix: such a string cannot straddle the '/', '?' or '#' ending the prefix, so a URL
 -- contains it exactly when its prefix does. "No URL" is proved by one of its 3-character
 -- substrings missing from logs.edge_url_rest_trigrams over the window's days. The window's
--- partial first minute is always read from logs.edge.
-with bounds as (
+-- partial first minute is always read from logs.edge. The CTE requests (the raw rows of the
+-- window) is kept for consumer queries that read it; the chart itself does not.
+with requests as (
+  select
+    datetime(
+      case
+        when @interval in ('minutely', '1hr') then timestamp_trunc(t.timestamp, minute)
+        when @interval in ('hourly', '1day') then timestamp_trunc(t.timestamp, hour)
+        else timestamp_trunc(t.timestamp, day)
+      end,
+      'UTC') as timestamp,
+    r.path,
+    r.url
+  from `logs.edge` as t
+  cross join unnest(t.metadata) as m
+  cross join unnest(m.request) as r
+  where t.timestamp >= case
+      when @interval = 'minutely' then timestamp_sub(current_timestamp(), interval 60 minute)
+      when @interval in ('hourly', '1hr') then timestamp_sub(current_timestamp(), interval 1 hour)
+      when @interval = '1day' then timestamp_sub(current_timestamp(), interval 1 day)
+      else timestamp_sub(current_timestamp(), interval 7 day)
+    end
+    and regexp_contains(r.url, @project)
+),
+bounds as (
   select
     case
       when @interval = 'minutely' then timestamp_sub(current_timestamp(), interval 60 minute)

@@ -34,7 +34,14 @@ COMMENT ON TABLE logs.edge_api_minute IS
 COMMENT ON COLUMN logs.edge_api_minute."timestamp" IS 'Start of the UTC minute.';
 COMMENT ON COLUMN logs.edge_api_minute.url_prefix IS
   'The URL up to its path, query or fragment (scheme://host[:port]); empty when it has no //.';
+COMMENT ON COLUMN logs.edge_api_minute.rest_requests IS 'Of those, paths containing /rest.';
+COMMENT ON COLUMN logs.edge_api_minute.storage_requests IS 'Of those, paths containing /storage.';
+COMMENT ON COLUMN logs.edge_api_minute.auth_requests IS 'Of those, paths containing /auth.';
+COMMENT ON COLUMN logs.edge_api_minute.realtime_requests IS
+  'Of those, paths containing /realtime.';
 COMMENT ON COLUMN logs.edge_url_rest_trigrams.day IS 'Start of the UTC day.';
+COMMENT ON COLUMN logs.edge_url_rest_trigrams.trigram IS
+  'Three consecutive characters of a URL after its prefix.';
 COMMENT ON COLUMN logs.edge_api_minute.requests IS 'Events with a request URL in this minute.';
 COMMENT ON TABLE logs.edge_url_rest_trigrams IS
   'Each 3-character substring of the request URLs after their prefix, per UTC day: lets '
