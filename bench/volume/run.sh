@@ -8,8 +8,8 @@
 # chart for every interval with the shipped query (sql/usage.api-counts.sql) and the raw query it
 # replaced (tests/fixtures/volume/usage.api-counts.raw.sql), interleaved, REPS times each, and
 # prints the best and median times. Finally it measures the ingest cost of the rollups: INGEST
-# events loaded into fresh databases with the trigger and the chart's timestamp index, and
-# without them, alternated.
+# events loaded into fresh databases with the trigger, the chart's timestamp index and the
+# promoted-field indexes, and without them, alternated. Then the listings and an LQL chart.
 #
 # Usage: bench/volume/run.sh [BASE] [FACTOR] [REPS] [INGEST]   (defaults 1000000 10 3 100000)
 # LQE_BIN overrides the binary (default build/lqe). Runs on a throwaway PostgreSQL 15 cluster.
@@ -109,16 +109,60 @@ for interval in minutely hourly daily 1hr 1day 7day; do
   echo "usage.api-counts $interval: shipped $(stats <"$TMP/shipped.t"); raw $(stats <"$TMP/raw.t")"
 done
 
+# The listings and the LQL chart: lqe's translation (logs.all, project=default, start = 1 hour
+# ago) against hand-written SQL, interleaved. "jsonb" reads the status like a person would
+# (::int), so it cannot use the promoted index; "same index" reads it as lqe does.
+time_sql() {
+  local runs=$1 types=$2 params=$3 sql=$4
+  {
+    [ -n "$types" ] && echo "PREPARE q($types) AS $sql;" || echo "PREPARE q AS $sql;"
+    echo "EXECUTE q$params;"
+    echo '\timing on'
+    for _ in $(seq 1 "$runs"); do echo "EXECUTE q$params;"; done
+  } | psql "$GATEWAY_DSN" -qAt | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
+}
+START=$(psql "$DSN" -Atc "SELECT to_char((now() - interval '1 hour') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')")
+LISTING_PARAMS="('default', '$START', '')"
+lqe_sql() { "$LQE" translate --endpoint-file sql/logs.all.yaml --catalogue schema/catalogue_seed.tsv "$@" | sed '/^-- params/,$d'; }
+FILTER="select timestamp, request.method, request.path, response.status_code from edge_logs cross join unnest(metadata) as metadata cross join unnest(metadata.request) as request cross join unnest(metadata.response) as response where response.status_code >= 500 and regexp_contains(request.path, '/rest') order by timestamp desc limit 100"
+declare -A LQE_Q HAND_Q
+LQE_Q[default_listing]=$(lqe_sql)
+HAND_Q[default_listing]="SELECT \"timestamp\", id, event_message, metadata FROM logs.edge WHERE project = \$1 AND \"timestamp\" > \$2::timestamptz ORDER BY \"timestamp\" DESC NULLS LAST LIMIT 100"
+LQE_Q[filtered_listing]=$(lqe_sql --sql "$FILTER")
+HAND_Q[filtered_listing]="SELECT \"timestamp\", metadata->'request'->>'method', metadata->'request'->>'path', bq.json_int64(metadata->'response'->>'status_code') FROM logs.edge WHERE project = \$1 AND \"timestamp\" > \$2::timestamptz AND bq.json_int64(metadata->'response'->>'status_code') >= 500 AND metadata->'request'->>'path' ~ '/rest' ORDER BY \"timestamp\" DESC NULLS LAST LIMIT 100"
+HAND_Q[filtered_listing_jsonb]="SELECT \"timestamp\", metadata->'request'->>'method', metadata->'request'->>'path', (metadata->'response'->>'status_code')::int FROM logs.edge WHERE project = \$1 AND \"timestamp\" > \$2::timestamptz AND (metadata->'response'->>'status_code')::int >= 500 AND metadata->'request'->>'path' ~ '/rest' ORDER BY \"timestamp\" DESC NULLS LAST LIMIT 100"
+LQE_Q[lql_minute_chart]=$(lqe_sql --lql "f:edge_logs c:count(*) c:group_by(t::minute)")
+HAND_Q[lql_minute_chart]="SELECT date_trunc('minute', \"timestamp\", 'UTC') AS t, count(*) FROM logs.edge WHERE project = \$1 AND \"timestamp\" > \$2::timestamptz GROUP BY 1 ORDER BY 1"
+for name in default_listing filtered_listing lql_minute_chart; do
+  : >"$TMP/lqe.t"
+  : >"$TMP/hand.t"
+  for _ in $(seq 1 "$REPS"); do
+    time_sql 3 "text, text, text" "$LISTING_PARAMS" "${LQE_Q[$name]}" >>"$TMP/lqe.t"
+    time_sql 3 "text, text, text" "$LISTING_PARAMS" "${HAND_Q[$name]}" >>"$TMP/hand.t"
+  done
+  line="$name: lqe $(stats <"$TMP/lqe.t"); hand-written $(stats <"$TMP/hand.t")"
+  if [ "$name" = filtered_listing ]; then
+    : >"$TMP/jsonb.t"
+    for _ in $(seq 1 "$REPS"); do
+      time_sql 1 "text, text, text" "$LISTING_PARAMS" "${HAND_Q[filtered_listing_jsonb]}" >>"$TMP/jsonb.t"
+    done
+    line="$line; hand-written on raw jsonb $(stats <"$TMP/jsonb.t")"
+  fi
+  echo "$line"
+done
+
 # Ingest cost of the rollups: the same events into fresh databases, with and without them.
 head -n "$INGEST" "$TMP/edge.ndjson" >"$TMP/ingest.ndjson"
 for round in 1 2; do
   for variant in with without; do
+    [ "$INGEST" -gt 0 ] || continue
     db="ingest_${variant}_$round"
     psql "$SERVER/postgres" -q -c "CREATE DATABASE $db"
     "$LQE" migrate --dsn "$SERVER/$db" >/dev/null
     if [ "$variant" = without ]; then
       psql "$SERVER/$db" -q -c "ALTER TABLE logs.edge DISABLE TRIGGER edge_rollups" \
-        -c "DROP INDEX logs.edge_timestamp"
+        -c "DROP INDEX logs.edge_timestamp" \
+        -c "SELECT format('DROP INDEX logs.%I', index_name) FROM logs.promoted_fields" -c '\gexec' >/dev/null
     fi
     echo "ingest $variant rollups (round $round): $("$LQE" load --dsn "$SERVER/$db" --source edge "$TMP/ingest.ndjson" | tail -1)"
   done
