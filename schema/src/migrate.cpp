@@ -83,9 +83,13 @@ int SeedCatalogue(pqxx::connection& conn) {
   return static_cast<int>(result.affected_rows());
 }
 
-// Indexes of the fields declared in logs.promoted_fields (migration 021) that have none yet.
+// Indexes of the fields declared in logs.promoted_fields (migration 021) that have none yet;
+// nothing when a run applies only the migrations before 021.
 int CreatePromotedFieldIndexes(pqxx::connection& conn) {
   pqxx::work tx(conn);
+  if (tx.exec1("SELECT to_regproc('logs.create_promoted_field_indexes') IS NULL")[0].as<bool>()) {
+    return 0;
+  }
   const auto created = tx.exec("SELECT logs.create_promoted_field_indexes()");
   tx.commit();
   return static_cast<int>(created.size());
