@@ -57,15 +57,15 @@ std::vector<std::string> RunChart(pqxx::work& tx, const Prepared& q, const std::
 class RollupTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    db_ = std::make_unique<TestDatabase>("rollup");
-    ASSERT_EQ(RunLqe({"migrate", "--dsn", db_->dsn()}).exit_code, 0);
+    shared_db = std::make_unique<TestDatabase>("rollup");
+    ASSERT_EQ(RunLqe({"migrate", "--dsn", shared_db->dsn()}).exit_code, 0);
     const CommandResult generated = RunLqe(
         {"generate", "--source", "edge", "--count", "30000", "--projects", "10", "--seed", "11"});
     ASSERT_EQ(generated.exit_code, 0) << generated.err;
-    const CommandResult loaded =
-        RunLqe({"load", "--dsn", db_->dsn(), "--source", "edge", WriteTempFile(generated.out)});
+    const CommandResult loaded = RunLqe(
+        {"load", "--dsn", shared_db->dsn(), "--source", "edge", WriteTempFile(generated.out)});
     ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
-    pqxx::connection conn(db_->dsn());
+    pqxx::connection conn(shared_db->dsn());
     pqxx::work tx(conn);
     // One project's reference inside another URL's path and query, so that project's chart must
     // not come from the rollup; URLs without a scheme, a number, no path; written by plain SQL.
@@ -74,7 +74,7 @@ class RollupTest : public ::testing::Test {
               "SELECT substring(url_prefix FROM '//([a-z]+)[.]') FROM logs.edge_api_minute "
               "WHERE url_prefix NOT LIKE '%default%' ORDER BY url_prefix LIMIT 1")[0]
             .as<std::string>();
-    embedded_ref_ = new std::string(ref);
+    embedded_ref = new std::string(ref);
     tx.exec(
         "INSERT INTO logs.edge (id, \"timestamp\", project, metadata) VALUES "
         "('h1', now() - interval '3 minutes', 'default', jsonb_build_object('request', "
@@ -90,25 +90,25 @@ class RollupTest : public ::testing::Test {
     tx.commit();
   }
   static void TearDownTestSuite() {
-    db_.reset();
-    delete embedded_ref_;
+    shared_db.reset();
+    delete embedded_ref;
   }
 
-  static std::unique_ptr<TestDatabase> db_;
-  static std::string* embedded_ref_;
+  static std::unique_ptr<TestDatabase> shared_db;
+  static std::string* embedded_ref;
 };
 
-std::unique_ptr<TestDatabase> RollupTest::db_;
-std::string* RollupTest::embedded_ref_ = nullptr;
+std::unique_ptr<TestDatabase> RollupTest::shared_db;
+std::string* RollupTest::embedded_ref = nullptr;
 
 TEST_F(RollupTest, EveryIntervalEqualsTheRawQuery) {
   const Prepared raw = TranslateFile("tests/fixtures/volume/usage.api-counts.raw.sql");
   const Prepared shipped = TranslateFile("sql/usage.api-counts.sql");
-  pqxx::connection conn(db_->dsn());
+  pqxx::connection conn(shared_db->dsn());
   std::vector<std::string> projects = {
-      *embedded_ref_, "default", "supabase", "co/rest", ".*",
-      "(?i)DEFAULT",  "https",   "ab",       "",        "default.supabase.co",
-      "auth",         "12345"};
+      *embedded_ref, "default", "supabase", "co/rest", ".*",
+      "(?i)DEFAULT", "https",   "ab",       "",        "default.supabase.co",
+      "auth",        "12345"};
   {
     pqxx::work tx(conn);
     for (const auto& row :
@@ -137,14 +137,14 @@ TEST_F(RollupTest, EveryIntervalEqualsTheRawQuery) {
 // the rollup, anything else (a regex, a reference found inside some URL's path) from logs.edge.
 TEST_F(RollupTest, PlainReferencesReadTheRollupAndOthersTheRawTable) {
   const Prepared shipped = TranslateFile("sql/usage.api-counts.sql");
-  pqxx::connection conn(db_->dsn());
+  pqxx::connection conn(shared_db->dsn());
   pqxx::work tx(conn);
   const std::string ref =
       tx.exec1(
             "SELECT substring(url_prefix FROM '//([a-z]+)[.]') FROM logs.edge_api_minute "
             "WHERE url_prefix LIKE 'https://%.supabase.co' AND url_prefix NOT LIKE '%default%' "
             "AND url_prefix NOT LIKE '%" +
-            *embedded_ref_ + "%' LIMIT 1")[0]
+            *embedded_ref + "%' LIMIT 1")[0]
           .as<std::string>();
   auto total_auth = [&](const std::string& project) {
     std::int64_t sum = 0;
@@ -157,10 +157,10 @@ TEST_F(RollupTest, PlainReferencesReadTheRollupAndOthersTheRawTable) {
     return sum;
   };
   const std::int64_t before_ref = total_auth(ref);
-  const std::int64_t before_embedded = total_auth(*embedded_ref_);
+  const std::int64_t before_embedded = total_auth(*embedded_ref);
   const std::int64_t before_regex = total_auth(ref + "[.]supabase");
   for (const std::string& prefix :
-       {"https://" + ref + ".supabase.co", "https://" + *embedded_ref_ + ".supabase.co"}) {
+       {"https://" + ref + ".supabase.co", "https://" + *embedded_ref + ".supabase.co"}) {
     tx.exec_params(
         "INSERT INTO logs.edge_api_minute VALUES (date_trunc('minute', now(), 'UTC') - "
         "interval '1 hour', $1, 1000, 0, 0, 1000, 0) ON CONFLICT (\"timestamp\", url_prefix) DO "
@@ -168,21 +168,21 @@ TEST_F(RollupTest, PlainReferencesReadTheRollupAndOthersTheRawTable) {
         prefix);
   }
   EXPECT_EQ(total_auth(ref), before_ref + 1000);
-  EXPECT_EQ(total_auth(*embedded_ref_), before_embedded);
+  EXPECT_EQ(total_auth(*embedded_ref), before_embedded);
   EXPECT_EQ(total_auth(ref + "[.]supabase"), before_regex);
   EXPECT_GT(before_ref, 0);
 }
 
 TEST_F(RollupTest, IncrementalMaintenanceEqualsARebuild) {
-  pqxx::connection conn(db_->dsn());
+  pqxx::connection conn(shared_db->dsn());
   pqxx::work tx(conn);
-  const char* const kSnapshot =
+  const char* const snapshot_sql =
       "SELECT (SELECT md5(string_agg(a::text, ',' ORDER BY a.\"timestamp\", a.url_prefix)) "
       "FROM logs.edge_api_minute a) || (SELECT md5(string_agg(g.trigram || g.day, ',' "
       "ORDER BY g.trigram, g.day)) FROM logs.edge_url_rest_trigrams g)";
-  const std::string incremental = tx.exec1(kSnapshot)[0].as<std::string>();
+  const std::string incremental = tx.exec1(snapshot_sql)[0].as<std::string>();
   tx.exec("SELECT logs.rebuild_edge_rollups()");
-  EXPECT_EQ(tx.exec1(kSnapshot)[0].as<std::string>(), incremental);
+  EXPECT_EQ(tx.exec1(snapshot_sql)[0].as<std::string>(), incremental);
   EXPECT_EQ(tx.exec1("SELECT sum(requests) FROM logs.edge_api_minute")[0].as<std::int64_t>(),
             tx.exec1("SELECT count(*) FROM logs.edge WHERE metadata -> 'request' ->> 'url' IS "
                      "NOT NULL")[0]
@@ -202,15 +202,14 @@ TEST(RollupRetentionTest, RetentionDropsTheRollupsOfDroppedDays) {
   ASSERT_EQ(retained.exit_code, 0) << retained.err;
   pqxx::connection conn(db.dsn());
   pqxx::work tx(conn);
-  const char* const kCutoff =
-      "((now() AT TIME ZONE 'UTC')::date - 3)::timestamp AT TIME ZONE 'UTC'";
+  const char* const cutoff = "((now() AT TIME ZONE 'UTC')::date - 3)::timestamp AT TIME ZONE 'UTC'";
   EXPECT_EQ(
       tx.exec1(std::string("SELECT count(*) FROM logs.edge_api_minute WHERE \"timestamp\" < ") +
-               kCutoff)[0]
+               cutoff)[0]
           .as<int>(),
       0);
   EXPECT_EQ(tx.exec1(std::string("SELECT count(*) FROM logs.edge_url_rest_trigrams WHERE day < ") +
-                     kCutoff)[0]
+                     cutoff)[0]
                 .as<int>(),
             0);
   EXPECT_EQ(tx.exec1("SELECT sum(requests) FROM logs.edge_api_minute")[0].as<std::int64_t>(),
