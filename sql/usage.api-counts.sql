@@ -11,7 +11,10 @@
 -- its prefix: such a string cannot straddle the '/', '?' or '#' ending the prefix, so a URL
 -- contains it exactly when its prefix does. "No URL" is proved by one of its 3-character
 -- substrings missing from logs.edge_url_rest_trigrams over the window's days. The window's
--- partial first minute is always read from logs.edge. The CTE requests (the raw rows of the
+-- partial first minute is always read from logs.edge. Where an index range should serve it, the
+-- window's start is written out (Postgres estimates it and evaluates it once as an index key);
+-- the long windows read most of the rollup, so they compare with a value computed once
+-- (split.rollup_start) instead of evaluating the expression for every rollup row. The CTE requests (the raw rows of the
 -- window) is kept for consumer queries that read it; the chart itself does not.
 with requests as (
   select
@@ -45,9 +48,7 @@ bounds as (
     end as window_start
 ),
 split as (
-  select
-    window_start,
-    timestamp_add(timestamp_trunc(window_start, minute), interval 1 minute) as rollup_start
+  select timestamp_add(timestamp_trunc(window_start, minute), interval 1 minute) as rollup_start
   from bounds
 ),
 project_trigrams as (
@@ -72,7 +73,12 @@ raw_rows as (
   cross join unnest(t.metadata) as m
   cross join unnest(m.request) as r
   where (select not use_rollup from mode)
-    and t.timestamp >= (select window_start from bounds)
+    and t.timestamp >= case
+        when @interval = 'minutely' then timestamp_sub(current_timestamp(), interval 60 minute)
+        when @interval in ('hourly', '1hr') then timestamp_sub(current_timestamp(), interval 1 hour)
+        when @interval = '1day' then timestamp_sub(current_timestamp(), interval 1 day)
+        else timestamp_sub(current_timestamp(), interval 7 day)
+      end
     and regexp_contains(r.url, @project)
   union all
   select t.timestamp as ts, r.path
@@ -80,8 +86,18 @@ raw_rows as (
   cross join unnest(t.metadata) as m
   cross join unnest(m.request) as r
   where (select use_rollup from mode)
-    and t.timestamp >= (select window_start from bounds)
-    and t.timestamp < (select rollup_start from split)
+    and t.timestamp >= case
+        when @interval = 'minutely' then timestamp_sub(current_timestamp(), interval 60 minute)
+        when @interval in ('hourly', '1hr') then timestamp_sub(current_timestamp(), interval 1 hour)
+        when @interval = '1day' then timestamp_sub(current_timestamp(), interval 1 day)
+        else timestamp_sub(current_timestamp(), interval 7 day)
+      end
+    and t.timestamp < timestamp_add(timestamp_trunc(case
+        when @interval = 'minutely' then timestamp_sub(current_timestamp(), interval 60 minute)
+        when @interval in ('hourly', '1hr') then timestamp_sub(current_timestamp(), interval 1 hour)
+        when @interval = '1day' then timestamp_sub(current_timestamp(), interval 1 day)
+        else timestamp_sub(current_timestamp(), interval 7 day)
+      end, minute), interval 1 minute)
     and regexp_contains(r.url, @project)
 ),
 counted as (
@@ -100,7 +116,25 @@ counted as (
     x.auth_requests as auth,
     x.realtime_requests as realtime
   from `logs.edge_api_minute` as x
-  where (select use_rollup from mode)
+  where @interval in ('minutely', 'hourly', '1hr')
+    and (select use_rollup from mode)
+    and x.timestamp >= timestamp_add(timestamp_trunc(case
+        when @interval = 'minutely' then timestamp_sub(current_timestamp(), interval 60 minute)
+        when @interval in ('hourly', '1hr') then timestamp_sub(current_timestamp(), interval 1 hour)
+        when @interval = '1day' then timestamp_sub(current_timestamp(), interval 1 day)
+        else timestamp_sub(current_timestamp(), interval 7 day)
+      end, minute), interval 1 minute)
+    and strpos(x.url_prefix, @project) > 0
+  union all
+  select
+    x.timestamp as ts,
+    x.rest_requests as rest,
+    x.storage_requests as storage,
+    x.auth_requests as auth,
+    x.realtime_requests as realtime
+  from `logs.edge_api_minute` as x
+  where @interval not in ('minutely', 'hourly', '1hr')
+    and (select use_rollup from mode)
     and x.timestamp >= (select rollup_start from split)
     and strpos(x.url_prefix, @project) > 0
 )
