@@ -83,6 +83,18 @@ int SeedCatalogue(pqxx::connection& conn) {
   return static_cast<int>(result.affected_rows());
 }
 
+// Indexes of the fields declared in logs.promoted_fields (migration 021) that have none yet;
+// nothing when a run applies only the migrations before 021.
+int CreatePromotedFieldIndexes(pqxx::connection& conn) {
+  pqxx::work tx(conn);
+  if (tx.exec1("SELECT to_regproc('logs.create_promoted_field_indexes') IS NULL")[0].as<bool>()) {
+    return 0;
+  }
+  const auto created = tx.exec("SELECT logs.create_promoted_field_indexes()");
+  tx.commit();
+  return static_cast<int>(created.size());
+}
+
 // The explicit role, else the recorded one, else lqe_gateway when 004 was applied by an earlier
 // run (an existing setup keeps its credentials), else the per-database default.
 std::string ChooseGatewayRole(pqxx::connection& conn, const MigrateOptions& options,
@@ -172,6 +184,7 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
     ++report.already_applied;
   }
   report.catalogue_rows_added = SeedCatalogue(conn);
+  report.promoted_indexes_created = CreatePromotedFieldIndexes(conn);
   report.partitions_created =
       EnsurePartitionsAroundToday(conn, options.partition_days_back, options.partition_days_ahead);
   report.gateway_role = ChooseGatewayRole(conn, options, legacy_setup);

@@ -43,6 +43,7 @@ struct MigrateReport {
   std::vector<std::string> applied;  // names applied by this run
   int already_applied = 0;
   int catalogue_rows_added = 0;                 // seed rows that were missing
+  int promoted_indexes_created = 0;             // indexes of logs.promoted_fields created
   std::vector<std::string> partitions_created;  // e.g. "edge_p20261121"
   std::string gateway_role;                     // the role configured for this database
 };
