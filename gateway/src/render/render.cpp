@@ -185,7 +185,7 @@ void AppendValue(std::string& out, const Type& type, std::optional<std::string_v
   // The rarer types go through the DOM.
   json::value value = RenderValue(type, text);
   if (redact) RedactJson(value);
-  out.append(json::serialize(value));
+  out.append(SerializeJson(value));
 }
 
 }  // namespace lqe::gateway
