@@ -124,8 +124,9 @@ std::vector<CatalogEntry> Catalog::ParseTsv(std::string_view text, std::string* 
       line = line.substr(tab + 1);
     }
     if (cols.size() < 3 || cols.size() > 4) {
-      if (error)
+      if (error) {
         *error = "line " + std::to_string(line_no) + ": expected source, path, type[, mode]";
+      }
       return {};
     }
     out.push_back({std::string(cols[0]), std::string(cols[1]), std::string(cols[2]),

@@ -315,8 +315,9 @@ ast::ExprPtr LowerFilter(const FilterRule& rule, const FilterContext& context) {
         *context.cte, field,
         [&](ast::ExprPtr path) { return build::IsNull(std::move(path), true, rule.span); },
         rule.span);
-    if (present)
+    if (present) {
       return rule.negated ? std::move(present) : build::Not(std::move(present), rule.span);
+    }
   } else {
     auto matching = ExistsInElements(
         *context.cte, field,

@@ -130,7 +130,7 @@ Value Emitter::EmitSubscript(const ast::Subscript& sub) {
       return ColumnValue(*lookup.var, cols[static_cast<std::size_t>(*literal)]);
     }
   }
-  const Value base = EmitExpr(*sub.base);
+  Value base = EmitExpr(*sub.base);
   const Value index = EmitExpr(*sub.index);
   if (!IsKind(index.type, TypeKind::kInt64) && !IsKind(base.type, TypeKind::kJson)) {
     Fail(DiagCode::kType, sub.index->span, "array subscript expects an INT64 index");

@@ -98,7 +98,7 @@ Value FieldOf(const Value& record, const ast::Identifier& name) {
                        "(" + record.sql + " ->> " + key + ")", f->type, path);
 }
 
-Value FromJson(std::string json_sql, const TypePtr& type, std::string path) {
+Value FromJson(const std::string& json_sql, const TypePtr& type, std::string path) {
   return TypedFromJson(json_sql, "(" + json_sql + " #>> '{}')", type, std::move(path));
 }
 
@@ -106,8 +106,9 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
   for (const Scope* s = &scope; s; s = s->parent) {
     // Tier 1: range variables. Tier 2: columns of rows. Tier 3: fields of UNNEST elements.
     for (const auto& var : s->vars) {
-      if (!var.name.empty() && names::EqualsIgnoreCase(var.name, name.name))
+      if (!var.name.empty() && names::EqualsIgnoreCase(var.name, name.name)) {
         return {&var, {}, true};
+      }
     }
     for (const auto& u : s->using_columns) {
       if (!names::EqualsIgnoreCase(u, name.name)) continue;

@@ -53,7 +53,7 @@ Value ColumnValue(const RangeVar& var, const Column& c);
 // Reads field `name` of a record-typed value; throws kUnknownName with a suggestion.
 Value FieldOf(const Value& record, const ast::Identifier& name);
 // A JSON value holding an element of `type` (from -> or jsonb_array_elements) as a typed Value.
-Value FromJson(std::string json_sql, const TypePtr& type, std::string path);
+Value FromJson(const std::string& json_sql, const TypePtr& type, std::string path);
 // A REPEATED record's JSON as stored (an object, an array of objects, or absent): `v.sql`
 // without the bq.json_records() that makes it an array, for bq.json_record_elements.
 std::string RecordJson(const Value& v);
