@@ -135,6 +135,7 @@ class StoredEndpointsTest : public ::testing::Test {
 
 TEST_F(StoredEndpointsTest, LogsAllFiltersByProjectAndTimeNewestFirst) {
   std::vector<EdgeRow> rows;
+  rows.reserve(11);
   for (int i = 0; i < 10; ++i) {
     rows.push_back({"a" + std::to_string(i), now_ - (10 - i) * kMinute, "p1", "/rest/v1/t", "p1"});
   }
@@ -162,8 +163,10 @@ TEST_F(StoredEndpointsTest, LogsAllFiltersByProjectAndTimeNewestFirst) {
 
 TEST_F(StoredEndpointsTest, LogsAllCapsAtOneHundredRows) {
   std::vector<EdgeRow> rows;
-  for (int i = 0; i < 130; ++i)
+  rows.reserve(130);
+  for (int i = 0; i < 130; ++i) {
     rows.push_back({"r" + std::to_string(i), now_ - i * kMinute, "p1", "/x", "p1"});
+  }
   Insert(rows);
   Start();
   auto ids = Ids(Get("/api/endpoints/query/logs.all?project=p1"));
@@ -213,7 +216,7 @@ TEST_F(StoredEndpointsTest, SandboxQueriesAndRefusals) {
   EXPECT_EQ(refused.at("error").at("status").as_string(), "BAD_REQUEST");
   // Studio's proxy passes on only `message`, so the hint (the readable CTEs) is inside it too.
   const std::string refused_message(refused.at("error").at("message").as_string());
-  EXPECT_EQ(refused_message.substr(0, refused_message.find(";")),
+  EXPECT_EQ(refused_message.substr(0, refused_message.find(';')),
             "table \"logs.edge\" is not available here at 1:16");
   EXPECT_NE(refused_message.find("; hint: A consumer query can read only these CTEs: edge_logs, "
                                  "postgres_logs, "),
@@ -277,7 +280,7 @@ TEST_F(StoredEndpointsTest, ApiCountsBucketsPerInterval) {
        std::vector<std::tuple<std::string, std::int64_t, std::int64_t>>{
            {"minutely", kHour, kMinute},
            {"hourly", kHour, kHour},
-           {"daily", 7 * 24 * kHour, 24 * kHour}}) {
+           {"daily", kHour * 7 * 24, kHour * 24}}) {
     auto expected = expect(window, bucket);
     auto body = Get("/api/endpoints/query/usage.api-counts?project=p1&interval=" + interval);
     const auto& result = body.at("result").as_array();
