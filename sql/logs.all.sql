@@ -2,9 +2,10 @@
 -- One CTE per log source, each restricted to one project and the optional time range and ordered
 -- newest first; sandboxed callers query these CTEs by name. The final selection reads edge_logs.
 -- Time bounds: an absent or empty parameter means unbounded; the start is exclusive, the end
--- inclusive.
+-- inclusive. Every CTE exposes the project as `identifier`, as the hosted platform's CTEs
+-- do (Studio's queries select it).
 with edge_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.edge` as t
   where t.project = @project
     and case when coalesce(@iso_timestamp_start, '') = '' then true
@@ -14,7 +15,7 @@ with edge_logs as (
   order by t.timestamp desc
 ),
 postgres_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.postgres` as t
   where t.project = @project
     and case when coalesce(@iso_timestamp_start, '') = '' then true
@@ -24,7 +25,7 @@ postgres_logs as (
   order by t.timestamp desc
 ),
 function_edge_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, m.project_ref as identifier
   from `logs.function_edge` as t
   cross join unnest(t.metadata) as m
   where m.project_ref = @project
@@ -35,7 +36,7 @@ function_edge_logs as (
   order by t.timestamp desc
 ),
 function_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, m.project_ref as identifier
   from `logs.function_events` as t
   cross join unnest(t.metadata) as m
   where m.project_ref = @project
@@ -46,7 +47,7 @@ function_logs as (
   order by t.timestamp desc
 ),
 auth_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.auth` as t
   where t.project = @project
     and case when coalesce(@iso_timestamp_start, '') = '' then true
@@ -56,7 +57,7 @@ auth_logs as (
   order by t.timestamp desc
 ),
 realtime_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, m.project as identifier
   from `logs.realtime` as t
   cross join unnest(t.metadata) as m
   where m.project = @project
@@ -67,7 +68,7 @@ realtime_logs as (
   order by t.timestamp desc
 ),
 storage_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, m.project as identifier
   from `logs.storage` as t
   cross join unnest(t.metadata) as m
   where m.project = @project
@@ -78,7 +79,7 @@ storage_logs as (
   order by t.timestamp desc
 ),
 restapi_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.restapi` as t
   where t.project = @project
     and case when coalesce(@iso_timestamp_start, '') = '' then true
@@ -88,7 +89,7 @@ restapi_logs as (
   order by t.timestamp desc
 ),
 pooler_logs as (
-  select t.timestamp, t.id, t.event_message, t.metadata
+  select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.pooler` as t
   where t.project = @project
     and case when coalesce(@iso_timestamp_start, '') = '' then true
@@ -99,10 +100,10 @@ pooler_logs as (
 ),
 -- The names existing clients still send for restapi_logs and pooler_logs.
 postgrest_logs as (
-  select timestamp, id, event_message, metadata from restapi_logs
+  select timestamp, id, event_message, metadata, identifier from restapi_logs
 ),
 pgbouncer_logs as (
-  select timestamp, id, event_message, metadata from pooler_logs
+  select timestamp, id, event_message, metadata, identifier from pooler_logs
 )
 select id, timestamp, event_message, metadata
 from edge_logs

@@ -84,7 +84,9 @@ TEST_F(HandlerTest, RunsByNameAndByIdAndLegacyRoutes) {
   const std::string id = state_->by_name.at("logs.all")->id;
   for (const std::string& path : std::vector<std::string>{
            "/api/endpoints/query/logs.all", "/api/endpoints/query/" + id,
-           "/endpoints/query/logs.all", "/api/endpoints/query/name/logs.all"}) {
+           "/endpoints/query/logs.all", "/api/endpoints/query/name/logs.all",
+           "/api/endpoints/query/logs.all/", "/api/endpoints/query/" + id + "/",
+           "/endpoints/query/logs.all/", "/api/endpoints/query/name/logs.all/"}) {
     Response r = Run(Get(path + "?project=p1"));
     EXPECT_EQ(r.status, 200) << path << r.body;
     EXPECT_EQ(r.body, R"({"result":[{"id":"a","timestamp":1704164645123456}]})");
@@ -411,6 +413,8 @@ TEST_F(HandlerTest, CorsPreflightAndHeaders) {
   EXPECT_NE(Header(pre, "Access-Control-Allow-Headers").find("LF-ENDPOINT-REDACT-PII"),
             std::string::npos);
   EXPECT_NE(Header(pre, "Access-Control-Allow-Headers").find("X-API-KEY"), std::string::npos);
+  // Supabase Studio sends x-client-info on every request.
+  EXPECT_NE(Header(pre, "Access-Control-Allow-Headers").find("X-Client-Info"), std::string::npos);
   EXPECT_EQ(Header(pre, "Access-Control-Allow-Methods"), "GET, POST, OPTIONS");
 }
 
@@ -426,6 +430,10 @@ TEST_F(HandlerTest, OperationalRoutesAndUnknowns) {
   Response nowhere = Run(Get("/nowhere", ""));
   EXPECT_EQ(nowhere.status, 404);
   EXPECT_EQ(Message(nowhere), "no route for /nowhere");
+  // One trailing slash is accepted on endpoint routes (RunsByName...), not two.
+  Response two_slashes = Run(Get("/api/endpoints/query/logs.all//?project=p1"));
+  EXPECT_EQ(two_slashes.status, 404);
+  EXPECT_EQ(Message(two_slashes), "no route for /api/endpoints/query/logs.all//");
   // A target whose decoded path is not UTF-8 is refused before routing; and any message that
   // echoes request bytes has them replaced by U+FFFD, so error bodies are always valid JSON.
   Response bad_bytes = Run(Get("/api/endpoints/query/x%FF%C3y"));

@@ -10,16 +10,16 @@ namespace lqe::gateway {
 namespace {
 
 std::string R(TypeKind kind, std::optional<std::string_view> text) {
-  return boost::json::serialize(RenderValue(*Type::Scalar(kind), text));
+  return SerializeJson(RenderValue(*Type::Scalar(kind), text));
 }
 
 TEST(RenderTest, Scalars) {
   EXPECT_EQ(R(TypeKind::kInt64, "-42"), "-42");
   EXPECT_EQ(R(TypeKind::kInt64, "9223372036854775807"), "9223372036854775807");
-  EXPECT_EQ(R(TypeKind::kFloat64, "1.5"), "1.5E0");
+  EXPECT_EQ(R(TypeKind::kFloat64, "1.5"), "1.5");
   EXPECT_EQ(R(TypeKind::kFloat64, "NaN"), "\"NaN\"");
   EXPECT_EQ(R(TypeKind::kFloat64, "-Infinity"), "\"-Infinity\"");
-  EXPECT_EQ(R(TypeKind::kNumeric, "12.5000"), "1.25E1");
+  EXPECT_EQ(R(TypeKind::kNumeric, "12.5000"), "12.5");
   EXPECT_EQ(R(TypeKind::kBool, "t"), "true");
   EXPECT_EQ(R(TypeKind::kBool, "f"), "false");
   EXPECT_EQ(R(TypeKind::kString, "h\"i"), "\"h\\\"i\"");
@@ -51,22 +51,56 @@ TEST(RenderTest, RecordsWrapEveryObjectLevel) {
   std::string text =
       R"({"event_message":"some msg","nested":{"host":"db","parsed":{"elements":{"meta":{"data":"date"}}}}})";
   EXPECT_EQ(
-      boost::json::serialize(RenderValue(*record, text)),
+      SerializeJson(RenderValue(*record, text)),
       R"([{"event_message":"some msg","nested":[{"host":"db","parsed":[{"elements":[{"meta":[{"data":"date"}]}]}]}]}])");
 }
 
 TEST(RenderTest, ObjectsInsideArraysAreNotWrappedButTheirKeysAre) {
   auto array = Type::Array(Type::Record({}));
   std::string text = R"([{"a":{"b":1},"c":[{"d":{"e":2}}],"n":[1,2]}])";
-  EXPECT_EQ(boost::json::serialize(RenderValue(*array, text)),
+  EXPECT_EQ(SerializeJson(RenderValue(*array, text)),
             R"([{"a":[{"b":1}],"c":[{"d":[{"e":2}]}],"n":[1,2]}])");
-  EXPECT_EQ(boost::json::serialize(
-                RenderValue(*Type::Array(Type::Scalar(TypeKind::kString)), R"(["x","y"])")),
-            R"(["x","y"])");
+  EXPECT_EQ(
+      SerializeJson(RenderValue(*Type::Array(Type::Scalar(TypeKind::kString)), R"(["x","y"])")),
+      R"(["x","y"])");
 }
 
 TEST(RenderTest, JsonPassesThrough) {
   EXPECT_EQ(R(TypeKind::kJson, R"({"a":{"b":1}})"), R"({"a":{"b":1}})");
+}
+
+// FLOAT64 as BigQuery's JSON (JavaScript's shortest form), never Boost.JSON's 7.98E-2: the
+// shortest digits that read back the same double, plain from 1e-7 to 1e21, else an exponent.
+TEST(RenderTest, Float64AsBigQueryJsonWritesIt) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"0.0798", "0.0798"},
+      {"7.98e-2", "0.0798"},
+      {"100", "100"},
+      {"-2.5", "-2.5"},
+      {"0.1", "0.1"},
+      {"1e20", "100000000000000000000"},
+      {"1e21", "1e+21"},
+      {"1.5e300", "1.5e+300"},
+      {"0.000001", "0.000001"},
+      {"1e-7", "1e-7"},
+      {"-1.25e-10", "-1.25e-10"},
+      {"123456.789", "123456.789"},
+      {"0.30000000000000004", "0.30000000000000004"},
+      {"-0", "0"},
+      {"0", "0"},
+      {"4.9406564584124654e-324", "5e-324"},
+      {"1.7976931348623157e308", "1.7976931348623157e+308"},
+  };
+  for (const auto& [text, expected] : cases) {
+    EXPECT_EQ(R(TypeKind::kFloat64, text), expected) << text;
+    std::string streamed;
+    AppendValue(streamed, *Type::Scalar(TypeKind::kFloat64), text, false);
+    EXPECT_EQ(streamed, expected) << text;
+  }
+  // Inside records and JSON values too (Postgres' jsonb text keeps its own digits).
+  std::string record;
+  AppendValue(record, *Type::Record({}), R"({"a": 0.0798, "b": 1e2, "c": 1.5E-9, "d": 10})", false);
+  EXPECT_EQ(record, R"([{"a":0.0798,"b":100,"c":1.5e-9,"d":10}])");
 }
 
 }  // namespace

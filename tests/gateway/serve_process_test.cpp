@@ -269,7 +269,8 @@ TEST_F(ServeProcessTest, ResourceBombsThroughSqlAreCallerErrorsNeverCrashes) {
            {"select repeat('x', 2000000000) as s",
             "REPEAT result would exceed the limit of 1048576 bytes at 1:20"},
            {"select array_length(generate_array(1, 200000000)) as n",
-            "GENERATE_ARRAY would produce 200000000 elements, over the limit of 1000000 at 1:21"},
+            "GENERATE_ARRAY would produce 200000000 elements, over the limit of 1000000 at 1:21; "
+            "hint: Generate a shorter range or use a larger step."},
            {"select string_agg(repeat('x', 100000000)) as s from unnest(generate_array(1, 20))",
             "REPEAT result would exceed the limit of 1048576 bytes at 1:31"},
        }) {

@@ -135,6 +135,7 @@ class StoredEndpointsTest : public ::testing::Test {
 
 TEST_F(StoredEndpointsTest, LogsAllFiltersByProjectAndTimeNewestFirst) {
   std::vector<EdgeRow> rows;
+  rows.reserve(11);
   for (int i = 0; i < 10; ++i) {
     rows.push_back({"a" + std::to_string(i), now_ - (10 - i) * kMinute, "p1", "/rest/v1/t", "p1"});
   }
@@ -162,8 +163,10 @@ TEST_F(StoredEndpointsTest, LogsAllFiltersByProjectAndTimeNewestFirst) {
 
 TEST_F(StoredEndpointsTest, LogsAllCapsAtOneHundredRows) {
   std::vector<EdgeRow> rows;
-  for (int i = 0; i < 130; ++i)
+  rows.reserve(130);
+  for (int i = 0; i < 130; ++i) {
     rows.push_back({"r" + std::to_string(i), now_ - i * kMinute, "p1", "/x", "p1"});
+  }
   Insert(rows);
   Start();
   auto ids = Ids(Get("/api/endpoints/query/logs.all?project=p1"));
@@ -183,6 +186,22 @@ TEST_F(StoredEndpointsTest, SandboxQueriesAndRefusals) {
                    Encode("select r.path from edge_logs cross join unnest(metadata) as m "
                           "cross join unnest(m.request) as r order by timestamp desc"));
   EXPECT_EQ(paths.at("result").at(0).at("path").as_string(), "/rest/v1/a");
+  // Every CTE exposes the project as `identifier` (hosted Studio's queries select it).
+  auto identifiers =
+      Get("/api/endpoints/query/logs.all?project=p1&sql=" +
+          Encode("select identifier, count(*) as n from edge_logs group by identifier"));
+  EXPECT_EQ(boost::json::serialize(identifiers.at("result")), R"([{"identifier":"p1","n":2}])");
+  for (const char* cte :
+       {"postgres_logs", "function_edge_logs", "function_logs", "auth_logs", "realtime_logs",
+        "storage_logs", "restapi_logs", "pooler_logs", "postgrest_logs", "pgbouncer_logs"}) {
+    EXPECT_EQ(Get("/api/endpoints/query/logs.all?project=p1&sql=" +
+                  Encode(std::string("select identifier from ") + cte))
+                  .at("result")
+                  .as_array()
+                  .size(),
+              0u)
+        << cte;
+  }
   EXPECT_EQ(
       Get("/api/endpoints/query/logs.all?project=p1&sql=" + Encode("select id from postgrest_logs"))
           .at("result")
@@ -195,10 +214,33 @@ TEST_F(StoredEndpointsTest, SandboxQueriesAndRefusals) {
       "/api/endpoints/query/logs.all?project=p1&sql=" + Encode("select id from logs.edge"), 400);
   EXPECT_EQ(refused.at("error").at("code").as_int64(), 400);
   EXPECT_EQ(refused.at("error").at("status").as_string(), "BAD_REQUEST");
-  EXPECT_FALSE(refused.at("error").at("message").as_string().empty());
+  // Studio's proxy passes on only `message`, so the hint (the readable CTEs) is inside it too.
+  const std::string refused_message(refused.at("error").at("message").as_string());
+  EXPECT_EQ(refused_message.substr(0, refused_message.find(';')),
+            "table \"logs.edge\" is not available here at 1:16");
+  EXPECT_NE(refused_message.find("; hint: A consumer query can read only these CTEs: edge_logs, "
+                                 "postgres_logs, "),
+            std::string::npos)
+      << refused_message;
+  EXPECT_EQ(refused.at("error").at("hint").as_string(),
+            refused_message.substr(refused_message.find("; hint: ") + 8));
   EXPECT_EQ(refused.at("error").at("source").as_string(), "sql");
   EXPECT_EQ(refused.at("error").at("line").as_int64(), 1);
-  EXPECT_GT(refused.at("error").at("column").as_int64(), 1);
+  EXPECT_EQ(refused.at("error").at("column").as_int64(), 16);
+  // A did-you-mean is in the message as well.
+  auto misspelt = Get("/api/endpoints/query/logs.all?project=p1&sql=" +
+                          Encode("select evnt_message from edge_logs"),
+                      400);
+  EXPECT_EQ(misspelt.at("error").at("message").as_string(),
+            "column \"evnt_message\" not found at 1:8; hint: Did you mean \"event_message\"?");
+  // Clients add a trailing slash to the endpoint route.
+  EXPECT_EQ(Get("/api/endpoints/query/logs.all/?project=p1&sql=" +
+                Encode("select count(*) as count from edge_logs"))
+                .at("result")
+                .at(0)
+                .at("count")
+                .as_int64(),
+            2);
   auto syntax =
       Get("/api/endpoints/query/logs.all?project=p1&sql=" + Encode("select from from"), 400);
   EXPECT_EQ(syntax.at("error").at("source").as_string(), "sql");
@@ -238,7 +280,7 @@ TEST_F(StoredEndpointsTest, ApiCountsBucketsPerInterval) {
        std::vector<std::tuple<std::string, std::int64_t, std::int64_t>>{
            {"minutely", kHour, kMinute},
            {"hourly", kHour, kHour},
-           {"daily", 7 * 24 * kHour, 24 * kHour}}) {
+           {"daily", kHour * 7 * 24, kHour * 24}}) {
     auto expected = expect(window, bucket);
     auto body = Get("/api/endpoints/query/usage.api-counts?project=p1&interval=" + interval);
     const auto& result = body.at("result").as_array();

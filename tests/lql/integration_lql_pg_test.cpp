@@ -152,6 +152,46 @@ TEST_F(LqlPgTest, Arrays) {
             }));
 }
 
+// Records are REPEATED: an event may send one as an array of several objects. A filter matches
+// when one element does (the row comes back once), its negation when none does; s: fields join
+// the elements (one row each, as Logflare's LEFT JOIN UNNEST gives).
+TEST_F(LqlPgTest, RecordsSentAsArraysOfSeveralObjects) {
+  {
+    pqxx::connection conn(shared_db->dsn());
+    pqxx::work w(conn);
+    w.exec_params(
+        "INSERT INTO logs.edge (id, timestamp, event_message, project, metadata) VALUES ('arr1', "
+        "to_timestamp($1::bigint / 1e6), 'batch', 'p1', "
+        "'{\"request\": [{\"method\": \"GET\", \"path\": \"/a\"}, {\"method\": \"POST\", "
+        "\"path\": \"/b\"}], \"response\": [{\"status_code\": 200}, {\"status_code\": 503}]}')",
+        shared_db->edge.front().micros);
+    w.commit();
+  }
+  EXPECT_EQ(Ids("f:edge_logs id:arr1 m.response.status_code:503"),
+            std::vector<std::string>{"arr1"});
+  EXPECT_EQ(Ids("f:edge_logs id:arr1 m.response.status_code:>=200 m.request.method:POST"),
+            std::vector<std::string>{"arr1"});
+  EXPECT_TRUE(Ids("f:edge_logs id:arr1 m.response.status_code:404").empty());
+  EXPECT_TRUE(Ids("f:edge_logs id:arr1 -m.response.status_code:503").empty());
+  EXPECT_EQ(Ids("f:edge_logs id:arr1 -m.response.status_code:404"),
+            std::vector<std::string>{"arr1"});
+  const QueryResult paths = shared_db->Run("f:edge_logs id:arr1 s:m.request.path@path", {});
+  ASSERT_TRUE(paths.error.empty()) << paths.error;
+  std::vector<std::string> got;
+  for (const auto& row : paths.rows) got.push_back(row.at(3));
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::string>{"/a", "/b"}));
+  const QueryResult counted =
+      shared_db->Run("f:edge_logs id:arr1 c:count(m.response.status_code)", {});
+  ASSERT_TRUE(counted.error.empty()) << counted.error;
+  ASSERT_EQ(counted.rows.size(), 1u);
+  EXPECT_EQ(counted.rows[0].at(1), "2");
+  pqxx::connection conn(shared_db->dsn());
+  pqxx::work w(conn);
+  w.exec("DELETE FROM logs.edge WHERE id = 'arr1'");
+  w.commit();
+}
+
 TEST_F(LqlPgTest, LevelRange) {
   const std::vector<std::string> wanted = {"info", "notice", "warning", "error"};
   const auto expected = Expected<AuthRow>(shared_db->auth, [&](const AuthRow& r) {

@@ -37,7 +37,12 @@ TEST(CatalogueSeedTest, ParsesAndBuildsAllNineSources) {
     EXPECT_EQ(TypeName(*source->row->FindField("timestamp")->type), "TIMESTAMP") << name;
     EXPECT_EQ(TypeName(*source->row->FindField("event_message")->type), "STRING") << name;
     EXPECT_EQ(TypeName(*source->row->FindField("project")->type), "STRING") << name;
-    EXPECT_EQ(source->row->FindField("metadata")->type->kind, TypeKind::kRecord) << name;
+    // Every nested record is REPEATED, as in Logflare's BigQuery tables; extra is not (its
+    // fields are top-level columns there).
+    const TypePtr metadata = source->row->FindField("metadata")->type;
+    EXPECT_EQ(metadata->kind, TypeKind::kArray) << name;
+    EXPECT_EQ(metadata->element->kind, TypeKind::kRecord) << name;
+    EXPECT_EQ(source->row->FindField("extra")->type->kind, TypeKind::kRecord) << name;
   }
 }
 
@@ -48,6 +53,8 @@ TEST(CatalogueSeedTest, TypesFollowTheSamples) {
   auto type_of = [&](const std::string& source, const std::vector<std::string>& path) {
     TypePtr t = catalog.FindSource(source)->row;
     for (const auto& part : path) {
+      // Into a REPEATED record's element, as UNNEST reads it.
+      if (t->kind == TypeKind::kArray && t->element->kind == TypeKind::kRecord) t = t->element;
       const StructField* f = t->FindField(part);
       if (f == nullptr) return std::string("<missing ") + part + ">";
       t = f->type;
@@ -64,6 +71,7 @@ TEST(CatalogueSeedTest, TypesFollowTheSamples) {
   EXPECT_EQ(type_of("auth", {"metadata", "status"}), "INT64");
   EXPECT_EQ(type_of("storage", {"metadata", "level"}), "INT64");
   EXPECT_EQ(type_of("storage", {"metadata", "context"}), "ARRAY<STRUCT<host STRING, pid INT64>>");
+  EXPECT_EQ(type_of("edge", {"metadata", "response", "headers"}).substr(0, 13), "ARRAY<STRUCT<");
   EXPECT_EQ(type_of("auth", {"extra", "appname"}), "STRING");
   EXPECT_EQ(type_of("edge", {"extra", "severity"}), "STRING");
   EXPECT_EQ(type_of("auth", {"metadata", "args"}), "ARRAY<STRING>");

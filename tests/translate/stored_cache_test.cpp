@@ -26,7 +26,9 @@ TranslateResult Sandboxed(const Catalog& catalog, const std::string& consumer,
   options.stored_cache = cache;
   options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, consumer};
   return Translate(
-      "with a as (select t.metadata.request.path as p from logs.edge t) select p from a", options);
+      "with a as (select r.path as p from logs.edge t cross join unnest(t.metadata) as m "
+      "cross join unnest(m.request) as r) select p from a",
+      options);
 }
 
 TEST(StoredWithCache, SecondConsumerGetsTheSameStoredTranslation) {
@@ -39,10 +41,12 @@ TEST(StoredWithCache, SecondConsumerGetsTheSameStoredTranslation) {
   ASSERT_TRUE(first.ok());
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(first.value().pg_sql,
-            "WITH a AS (SELECT ((t.metadata -> 'request') ->> 'path') AS p FROM logs.edge AS t) "
+            "WITH a AS (SELECT (r.value ->> 'path') AS p FROM logs.edge AS t CROSS JOIN LATERAL "
+            "bq.json_record_elements((t.metadata -> 'request')) WITH ORDINALITY AS r(value, ord)) "
             "SELECT a.p FROM a");
   EXPECT_EQ(second.value().pg_sql,
-            "WITH a AS (SELECT ((t.metadata -> 'request') ->> 'path') AS p FROM logs.edge AS t) "
+            "WITH a AS (SELECT (r.value ->> 'path') AS p FROM logs.edge AS t CROSS JOIN LATERAL "
+            "bq.json_record_elements((t.metadata -> 'request')) WITH ORDINALITY AS r(value, ord)) "
             "SELECT count(*) AS n FROM a");
   EXPECT_EQ(second.value().cte_names, std::vector<std::string>{"a"});
 }
@@ -77,7 +81,8 @@ TEST(StoredWithCache, AConsumerOrderingItsResultGetsItsOwnEntry) {
   options.catalog = &catalog;
   options.stored_cache = &cache;
   const std::string stored =
-      "with a as (select t.metadata.request.path as p from logs.edge t order by p) select p from a";
+      "with a as (select r.path as p from logs.edge t cross join unnest(t.metadata) as m "
+      "cross join unnest(m.request) as r order by p) select p from a";
   options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, "select p from a"};
   const TranslateResult unordered = Translate(stored, options);
   options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, "select p from a order by p"};
@@ -86,7 +91,8 @@ TEST(StoredWithCache, AConsumerOrderingItsResultGetsItsOwnEntry) {
   ASSERT_TRUE(ordered.ok());
   EXPECT_EQ(cache.size(), 2u);
   EXPECT_NE(unordered.value().pg_sql.find("ORDER BY"), std::string::npos);
-  EXPECT_EQ(ordered.value().pg_sql.find("AS p FROM logs.edge AS t ORDER BY"), std::string::npos);
+  EXPECT_EQ(ordered.value().pg_sql.find("AS r(value, ord) ORDER BY"), std::string::npos);
+  EXPECT_NE(unordered.value().pg_sql.find("AS r(value, ord) ORDER BY"), std::string::npos);
 }
 
 }  // namespace

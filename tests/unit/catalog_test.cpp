@@ -26,12 +26,13 @@ TEST(CatalogTest, BuildsNestedRecordsFromPaths) {
   const StructField* metadata = edge->row->FindField("metadata");
   ASSERT_NE(metadata, nullptr);
   EXPECT_EQ(TypeName(*metadata->type),
-            "STRUCT<response STRUCT<status_code INT64>, request STRUCT<path STRING>>");
+            "ARRAY<STRUCT<response ARRAY<STRUCT<status_code INT64>>, request ARRAY<STRUCT<path "
+            "STRING>>>>");
   EXPECT_EQ(TypeName(*edge->row->FindField("timestamp")->type), "TIMESTAMP");
   const SourceSchema* realtime = catalog.FindSource("realtime");
   ASSERT_NE(realtime, nullptr);
   EXPECT_EQ(TypeName(*realtime->row->FindField("metadata")->type),
-            "STRUCT<context STRUCT<domain ARRAY<STRING>>>");
+            "ARRAY<STRUCT<context ARRAY<STRUCT<domain ARRAY<STRING>>>>>");
   EXPECT_EQ(catalog.SourceNames(), (std::vector<std::string>{"edge", "realtime"}));
 }
 

@@ -31,17 +31,24 @@ struct Node {
   }
 };
 
-TypePtr ToType(const Node& node) {
+// depth 0 is a source's row, 1 its columns. As in Logflare's BigQuery tables every nested record
+// is REPEATED (ARRAY<STRUCT<...>>), whatever mode the catalogue records for how it usually
+// arrives (an object is a one-element array). The exception is the `extra` column: its fields
+// are the event's other top-level keys, which are columns in Logflare's tables.
+TypePtr ToType(const Node& node, int depth) {
   TypePtr base;
-  if (!node.children.empty() || node.type.empty() || node.type == "RECORD") {
+  const bool record = !node.children.empty() || node.type.empty() || node.type == "RECORD";
+  if (record) {
     std::vector<StructField> fields;
     fields.reserve(node.children.size());
-    for (const auto& c : node.children) fields.push_back({c->name, ToType(*c)});
+    for (const auto& c : node.children) fields.push_back({c->name, ToType(*c, depth + 1)});
     base = Type::Record(std::move(fields));
   } else {
     base = Type::Scalar(ParseScalarTypeName(node.type));
   }
-  return node.repeated ? Type::Array(base) : base;
+  const bool repeated =
+      node.repeated || (record && depth > 0 && !(depth == 1 && Lower(node.name) == "extra"));
+  return repeated ? Type::Array(base) : base;
 }
 
 bool ValidType(std::string_view t) {
@@ -92,7 +99,7 @@ Catalog Catalog::FromEntries(const std::vector<CatalogEntry>& entries, std::stri
     s.name = display_names[key];
     s.pg_schema = "logs";
     s.pg_table = s.name;
-    s.row = ToType(*root);
+    s.row = ToType(*root, 0);
     catalog.sources_.emplace(key, std::move(s));
   }
   if (error) error->clear();
@@ -117,8 +124,9 @@ std::vector<CatalogEntry> Catalog::ParseTsv(std::string_view text, std::string* 
       line = line.substr(tab + 1);
     }
     if (cols.size() < 3 || cols.size() > 4) {
-      if (error)
+      if (error) {
         *error = "line " + std::to_string(line_no) + ": expected source, path, type[, mode]";
+      }
       return {};
     }
     out.push_back({std::string(cols[0]), std::string(cols[1]), std::string(cols[2]),

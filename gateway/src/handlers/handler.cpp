@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kAllowedHeaders =
     "Authorization, Content-Type, Content-Length, X-Requested-With, X-API-KEY, "
     "SVC-ENDPOINT-REDACT-PII, LF-ENDPOINT-REDACT-PII, LF-ENDPOINT-LABELS, "
-    "LF-ENDPOINT-BIGQUERY-RESERVATION, LF-ENDPOINT-CLICKHOUSE-READ-CLUSTER-LABEL";
+    "LF-ENDPOINT-BIGQUERY-RESERVATION, LF-ENDPOINT-CLICKHOUSE-READ-CLUSTER-LABEL, X-Client-Info";
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -73,6 +73,7 @@ Route MatchRoute(std::string_view path) {
   auto take = [&](std::string_view prefix, bool by_name, bool get_only) {
     if (!StartsWith(path, prefix)) return false;
     std::string_view rest = path.substr(prefix.size());
+    if (rest.size() > 1 && rest.back() == '/') rest.remove_suffix(1);  // clients add one
     if (rest.empty() || rest.find('/') != std::string_view::npos) return false;
     route.kind = Route::Kind::kQuery;
     route.endpoint = std::string(rest);

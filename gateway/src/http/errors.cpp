@@ -103,8 +103,13 @@ GatewayError DiagnosticError(const Diagnostic& diag, std::string_view text) {
   details["source"] = DiagSourceName(diag.source);
   details["line"] = position.line;
   details["column"] = position.column;
-  if (!diag.hint.empty()) details["hint"] = diag.hint;
-  return MakeError(400, RenderOneLine(diag, text), std::string(DiagCodeName(diag.code)),
+  // Studio's proxy keeps only `message` of an error body, so the hint goes there too.
+  std::string message = RenderOneLine(diag, text);
+  if (!diag.hint.empty()) {
+    details["hint"] = diag.hint;
+    message += "; hint: " + diag.hint;
+  }
+  return MakeError(400, std::move(message), std::string(DiagCodeName(diag.code)),
                    std::move(details));
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "lqe/gateway/render.h"
 #include "lqe/utf8.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -140,7 +141,7 @@ bool CopyNumber(std::string& out, std::string_view text, std::size_t* pos) {
   boost::system::error_code ec;
   boost::json::value value = boost::json::parse(token, ec);
   if (ec || !value.is_number()) return false;
-  out.append(boost::json::serialize(value));
+  out.append(SerializeJson(value));
   return true;
 }
 

@@ -101,8 +101,9 @@ std::optional<std::int64_t> ParsePgTimestamptz(std::string_view text) {
     if (pos + 6 < text.size() && text[pos + 6] == ':') civil::ReadDigits(text, pos + 7, 2, &os);
     offset_seconds = sign * (oh * 3600 + om * 60 + os);
   }
-  std::int64_t seconds = DaysSinceEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 +
-                         second - offset_seconds;
+  std::int64_t seconds = DaysSinceEpoch(year, month, day) * 86400 +
+                         static_cast<std::int64_t>(hour) * 3600 + minute * 60 + second -
+                         offset_seconds;
   return seconds * 1000000 + micros;
 }
 
@@ -185,7 +186,7 @@ void AppendValue(std::string& out, const Type& type, std::optional<std::string_v
   // The rarer types go through the DOM.
   json::value value = RenderValue(type, text);
   if (redact) RedactJson(value);
-  out.append(json::serialize(value));
+  out.append(SerializeJson(value));
 }
 
 }  // namespace lqe::gateway

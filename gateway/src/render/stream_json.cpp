@@ -99,7 +99,7 @@ class Writer {
   }
   bool on_double(double d, std::string_view, error_code&) {
     BeginValue();
-    out_->append(json::serialize(json::value(d)));  // Boost's own double format
+    AppendJsonDouble(*out_, d);
     return true;
   }
   bool on_bool(bool b, error_code&) {

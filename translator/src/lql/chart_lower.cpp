@@ -5,6 +5,7 @@
 #include "lql/ast_build.h"
 #include "lql/fields.h"
 #include "lql/lower_filter.h"
+#include "lql/unnest_paths.h"
 
 namespace lqe::lql {
 namespace {
@@ -149,10 +150,11 @@ ast::QueryPtr BuildChartQuery(const Rules& rules, const CteInfo& cte, ast::ExprP
   }
   ast::ExprPtr field;
   std::string field_name;
+  ElementJoins joins(cte);
   if (!chart.path.empty()) {
     const ResolvedField resolved = ResolveField(cte, chart.path, chart.path_span);
     CheckType(chart, resolved);
-    field = FieldPath(cte, resolved, chart.path_span);
+    field = joins.Path(resolved, chart.path_span);
     field_name = resolved.names.back();
   }
   ast::ExprList trunc_args;
@@ -163,9 +165,7 @@ ast::QueryPtr BuildChartQuery(const Rules& rules, const CteInfo& cte, ast::ExprP
       Item(build::Call("TIMESTAMP_TRUNC", std::move(trunc_args), chart.span), "timestamp", {}));
   select->items.push_back(Item(AggregateExpr(chart, std::move(field)),
                                ChartColumnName(chart.aggregate, field_name), chart.span));
-  auto table = std::make_unique<ast::TableRef>(ast::SourceSpan{});
-  table->name.push_back(ast::Identifier{cte.name, false, {}});
-  select->from = std::move(table);
+  select->from = joins.From();
   select->where = std::move(where);
   select->group_by.push_back(build::Int("1", {}));
   auto query = std::make_unique<ast::Query>(chart.span);

@@ -28,8 +28,10 @@ std::string Join(const std::vector<std::string>& parts, std::size_t count) {
 }
 
 // Every field path under `type` whose last segments are `suffix` (bounded: at most 8 matches).
-void FindBySuffix(const Type& type, const std::vector<std::string>& suffix,
+void FindBySuffix(const Type& type_or_array, const std::vector<std::string>& suffix,
                   std::vector<std::string>& prefix, std::vector<std::string>& matches) {
+  const Type* element = RepeatedRecordElement(type_or_array);
+  const Type& type = element ? *element : type_or_array;
   if (type.kind != TypeKind::kRecord || matches.size() >= 8) {
     return;
   }
@@ -77,6 +79,13 @@ std::string Suggest(const CteInfo& cte, const std::vector<std::string>& path,
 
 }  // namespace
 
+const Type* RepeatedRecordElement(const Type& type) {
+  if (type.kind == TypeKind::kArray && type.element && type.element->kind == TypeKind::kRecord) {
+    return type.element.get();
+  }
+  return nullptr;
+}
+
 std::string ShortTypeName(const Type& type) {
   if (type.kind == TypeKind::kRecord) {
     return "RECORD";
@@ -96,6 +105,10 @@ ResolvedField ResolveField(const CteInfo& cte, const std::vector<std::string>& p
   ResolvedField field;
   field.type = cte.row;
   for (const auto& part : path) {
+    if (RepeatedRecordElement(*field.type) != nullptr) {
+      field.repeated_ends.push_back(field.names.size());
+      field.type = field.type->element;
+    }
     if (field.type->kind != TypeKind::kRecord) {
       const std::string message = "field \"" + Join(path, path.size()) + "\"" + " not found in " +
                                   cte.name + ": " + field.display + " is " +

@@ -8,6 +8,7 @@
 #include "lql/chart_lower.h"
 #include "lql/lower_filter.h"
 #include "lql/parser.h"
+#include "lql/unnest_paths.h"
 
 namespace lqe::lql {
 namespace {
@@ -82,7 +83,7 @@ ast::SelectItem Item(ast::ExprPtr expr, const std::string& alias, SourceSpan spa
 
 // timestamp, id, event_message when the CTE has them (all its columns when it has none), then
 // each s: field named by its alias or last segment.
-void ListItems(const Rules& rules, const CteInfo& cte, ast::Select& select) {
+void ListItems(const Rules& rules, const CteInfo& cte, ElementJoins& joins, ast::Select& select) {
   std::set<std::string> names;
   for (const char* column : {"timestamp", "id", "event_message"}) {
     if (const StructField* f = cte.row->FindField(column)) {
@@ -112,7 +113,7 @@ void ListItems(const Rules& rules, const CteInfo& cte, ast::Select& select) {
                               rule.span.begin, rule.span.end - rule.span.begin)};
     }
     names.insert(name);
-    select.items.push_back(Item(FieldPath(cte, field, rule.span), name, rule.span));
+    select.items.push_back(Item(joins.Path(field, rule.span), name, rule.span));
   }
 }
 
@@ -130,10 +131,9 @@ ast::QueryPtr BuildQuery(const Rules& rules, const LowerContext& context) {
   }
 
   auto select = std::make_unique<ast::Select>(ast::SourceSpan{});
-  auto table = std::make_unique<ast::TableRef>(ast::SourceSpan{});
-  table->name.push_back(ast::Identifier{cte.name, false, {}});
-  select->from = std::move(table);
-  ListItems(rules, cte, *select);
+  ElementJoins joins(cte);
+  ListItems(rules, cte, joins, *select);
+  select->from = joins.From();
   select->where = build::AndAll(std::move(conditions));
   auto query = std::make_unique<ast::Query>(ast::SourceSpan{});
   if (const StructField* ts = cte.row->FindField("timestamp")) {

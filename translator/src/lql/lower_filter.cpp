@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "lql/ast_build.h"
+#include "lql/unnest_paths.h"
 
 namespace lqe::lql {
 namespace {
@@ -221,6 +222,10 @@ const Type& RequireArray(const ResolvedField& field, const FilterRule& rule) {
 }
 
 void RequireScalar(const ResolvedField& field, const FilterRule& rule) {
+  if (field.type->kind == TypeKind::kRecord || RepeatedRecordElement(*field.type) != nullptr) {
+    Fail(DiagCode::kType, "field " + field.display + " is a record: filter on one of its fields",
+         rule.path_span);
+  }
   if (field.type->kind == TypeKind::kArray) {
     Fail(DiagCode::kType,
          "field " + field.display + " is an array (" + ShortTypeName(*field.type) +
@@ -302,6 +307,26 @@ ast::ExprPtr FieldPath(const CteInfo& cte, const ResolvedField& field, SourceSpa
 
 ast::ExprPtr LowerFilter(const FilterRule& rule, const FilterContext& context) {
   const ResolvedField field = ResolveField(*context.cte, rule.path, rule.path_span);
+  // Inside a repeated record: whether some element matches. A negated filter keeps the rows where
+  // none does (a row without the field included), as it keeps rows without it below.
+  if (rule.op == FilterOp::kIsNull) {
+    // field:NULL holds when no element has the field; -field:NULL when one has.
+    auto present = ExistsInElements(
+        *context.cte, field,
+        [&](ast::ExprPtr path) { return build::IsNull(std::move(path), true, rule.span); },
+        rule.span);
+    if (present) {
+      return rule.negated ? std::move(present) : build::Not(std::move(present), rule.span);
+    }
+  } else {
+    auto matching = ExistsInElements(
+        *context.cte, field,
+        [&](ast::ExprPtr path) { return Condition(rule, field, std::move(path), context.now); },
+        rule.span);
+    if (matching) {
+      return rule.negated ? build::Not(std::move(matching), rule.span) : std::move(matching);
+    }
+  }
   ast::ExprPtr condition =
       Condition(rule, field, FieldPath(*context.cte, field, rule.path_span), context.now);
   if (!rule.negated || rule.op == FilterOp::kIsNull) {

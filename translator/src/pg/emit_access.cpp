@@ -1,6 +1,7 @@
 // Names and nested access: paths (columns, rows, UNNEST elements, record fields), field access
 // on expressions, and subscripts (OFFSET 0-based, ORDINAL 1-based, SAFE_ variants NULL when out
 // of range; a single record is a one-element array).
+#include "lqe/ascii.h"
 #include "pg/emitter.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
@@ -35,8 +36,20 @@ Value Emitter::EmitRowValue(const RangeVar& var) {
   return v;
 }
 
-Value Emitter::EmitValueField(const Value& base, const ast::Identifier& field) {
+Value Emitter::EmitValueField(const Value& base, const ast::Identifier& field,
+                              const std::string& written) {
   if (IsKind(base.type, TypeKind::kRecord)) return FieldOf(base, field);
+  if (IsRepeatedRecord(base.type)) {
+    // BigQuery's rule and message: a field of a REPEATED record is read through UNNEST.
+    const std::string array = written.empty() ? base.path : written;
+    const std::string last = array.substr(array.rfind('.') + 1);
+    const std::string alias(1, last.empty() ? 'x' : ascii::ToLower(last[0]));
+    Fail(DiagCode::kType, field.span,
+         "Cannot access field " + field.name + " on a value with type ARRAY<STRUCT<...>>" +
+             (array.empty() ? "" : " (" + array + " is a repeated record)"),
+         "UNNEST the repeated record: cross join unnest(" + array + ") as " + alias + " ... " +
+             alias + "." + field.name);
+  }
   if (IsKind(base.type, TypeKind::kJson)) {
     Value v;
     v.sql = "(" + base.sql + " -> " + QuoteLiteral(field.name) + ")";
@@ -85,7 +98,12 @@ Value Emitter::EmitPath(const ast::Path& path) {
   } else {
     v = lookup.var ? lookup.var->value : lookup.column;
   }
-  for (; next < path.parts.size(); ++next) v = EmitValueField(v, path.parts[next]);
+  std::string written;
+  for (std::size_t i = 0; i < next; ++i) written += (i ? "." : "") + path.parts[i].name;
+  for (; next < path.parts.size(); ++next) {
+    v = EmitValueField(v, path.parts[next], written);
+    written += "." + path.parts[next].name;
+  }
   return v;
 }
 
@@ -112,7 +130,7 @@ Value Emitter::EmitSubscript(const ast::Subscript& sub) {
       return ColumnValue(*lookup.var, cols[static_cast<std::size_t>(*literal)]);
     }
   }
-  const Value base = EmitExpr(*sub.base);
+  Value base = EmitExpr(*sub.base);
   const Value index = EmitExpr(*sub.index);
   if (!IsKind(index.type, TypeKind::kInt64) && !IsKind(base.type, TypeKind::kJson)) {
     Fail(DiagCode::kType, sub.index->span, "array subscript expects an INT64 index");
@@ -121,13 +139,12 @@ Value Emitter::EmitSubscript(const ast::Subscript& sub) {
                            : ordinal ? "(" + index.sql + " - 1)"
                                      : index.sql;
   const std::string safe_sql = safe ? "true" : "false";
+  if (!base.single_sql.empty() && literal && *literal == 0) {
+    return FromJson(base.single_sql, base.type->element, base.path);  // its one element
+  }
   if (IsKind(base.type, TypeKind::kRecord)) {
-    if (literal && *literal == 0) {
-      Value v = base;
-      v.metadata_column = false;
-      return v;
-    }
-    if (literal && safe) return Value{"NULL::jsonb", base.type, false, false, false, base.path};
+    if (literal && *literal == 0) return base;
+    if (literal && safe) return Value{"NULL::jsonb", base.type, false, false, base.path, {}};
     return FromJson("bq.jsonb_at(" + base.sql + ", " + idx0 + ", " + safe_sql + ")", base.type,
                     base.path);
   }
@@ -141,11 +158,11 @@ Value Emitter::EmitSubscript(const ast::Subscript& sub) {
                  elem,
                  false,
                  false,
-                 false,
-                 base.path};
+                 base.path,
+                 {}};
   }
   if (IsKind(base.type, TypeKind::kJson)) {
-    return Value{"(" + base.sql + " -> " + index.sql + ")", base.type, false, false, false, ""};
+    return Value{"(" + base.sql + " -> " + index.sql + ")", base.type, false, false, "", {}};
   }
   Fail(DiagCode::kType, sub.span,
        "cannot subscript a value of type " + (base.type ? TypeName(*base.type) : "NULL"));

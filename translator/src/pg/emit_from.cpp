@@ -33,10 +33,14 @@ std::vector<std::string> SplitDots(const std::string& name) {
   return out;
 }
 
+// A log table's columns. Its metadata column is a REPEATED record that always holds exactly one
+// object: the loader stores only an object there (a non-object metadata goes to extra), and the
+// column is NOT NULL DEFAULT '{}'.
 std::vector<Column> RowColumns(const Type& row) {
   std::vector<Column> cols;
   for (const auto& f : row.fields) {
-    cols.push_back({f.name, f.type, IsKind(f.type, TypeKind::kArray)});
+    const bool single = names::EqualsIgnoreCase(f.name, "metadata") && IsRepeatedRecord(f.type);
+    cols.push_back({f.name, f.type, IsKind(f.type, TypeKind::kArray) && !single, single});
   }
   return cols;
 }
@@ -139,19 +143,22 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
   var.name = ref.alias ? ref.alias->name : "";
   std::optional<std::string> item;
   std::string offset_sql = "0";
-  if (IsKind(array.type, TypeKind::kRecord)) {
-    // A single JSON object (a NULLABLE record): UNNEST gives its one row without a join.
+  if (!array.single_sql.empty()) {
+    // A REPEATED record that always holds one element: its one row, bound without a join.
+    var.value = FromJson(array.single_sql, array.type->element, array.path);
+  } else if (IsKind(array.type, TypeKind::kRecord)) {
+    // A single JSON object (a STRUCT value): UNNEST gives its one row without a join.
     var.value = array;
-    var.value.metadata_column = false;
     // BigQuery gives no row for a NULL record. Written as <> 'null' (not = 'object') because PG
     // estimates <> on an expression as barely selective, which keeps LIMIT plans on the index.
-    if (!outer && !array.metadata_column) {
-      conditions.push_back("jsonb_typeof(" + array.sql + ") <> 'null'");
-    }
+    if (!outer) conditions.push_back("jsonb_typeof(" + array.sql + ") <> 'null'");
   } else if (IsKind(array.type, TypeKind::kArray)) {
     const std::string alias = ref.alias ? QuoteIdent(ref.alias->name) : NewAlias("_u");
-    // A stored value that is not an array (a type conflict the loader kept) unnests to no rows.
-    const std::string elements = array.json_array
+    // A stored value that is not an array (a type conflict the loader kept) unnests to no rows;
+    // a REPEATED record also unnests an object, as its one element.
+    const std::string elements = IsRepeatedRecord(array.type) && array.json_array
+                                     ? "bq.json_record_elements(" + RecordJson(array) + ")"
+                                 : array.json_array
                                      ? "jsonb_array_elements(bq.json_array(" + array.sql + "))"
                                      : "unnest(" + array.sql + ")";
     item = std::string(first ? "" : "LATERAL ") + elements + " WITH ORDINALITY AS " + alias +
@@ -161,7 +168,7 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
     if (array.json_array) {
       var.value = FromJson(alias + ".value", elem, array.path);
     } else {
-      var.value = Value{alias + ".value", elem, false, false, false, array.path};
+      var.value = Value{alias + ".value", elem, false, false, array.path, {}};
     }
     offset_sql = "(" + alias + ".ord - 1)";
   } else {
@@ -175,7 +182,7 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
     RangeVar off;
     off.kind = RangeVar::Kind::kValue;
     off.name = ref.offset_alias ? ref.offset_alias->name : "offset";
-    off.value = Value{offset_sql, Type::Scalar(TypeKind::kInt64), false, false, false, ""};
+    off.value = Value{offset_sql, Type::Scalar(TypeKind::kInt64), false, false, "", {}};
     scope_->vars.push_back(std::move(off));
   }
   return item;

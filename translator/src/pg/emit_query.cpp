@@ -24,7 +24,18 @@ std::string SetOpKeyword(const ast::SetOp& op) {
 }  // namespace
 
 std::string OutputSql(const Value& v) {
-  if (IsKind(v.type, TypeKind::kArray) && !v.json_array) return "to_jsonb(" + v.sql + ")";
+  if (!v.single_sql.empty()) return v.single_sql;  // one object: rendered as [{...}]
+  if (IsKind(v.type, TypeKind::kArray)) {
+    // BigQuery returns a NULL array (and a missing REPEATED field) as [].
+    if (v.json_array) return "COALESCE(" + v.sql + ", '[]'::jsonb)";
+    if (IsKind(v.type->element, TypeKind::kTimestamp)) {
+      // TIMESTAMPs inside arrays as unix microseconds, like every other TIMESTAMP of a result.
+      return "COALESCE((SELECT jsonb_agg((extract(epoch FROM _ts.v) * 1000000)::bigint ORDER BY "
+             "_ts.o) FROM unnest(" +
+             v.sql + ") WITH ORDINALITY AS _ts(v, o)), '[]'::jsonb)";
+    }
+    return "COALESCE(to_jsonb(" + v.sql + "), '[]'::jsonb)";
+  }
   if (v.loose_int) return "(" + v.sql + ")::bigint";
   return v.sql;
 }
@@ -98,7 +109,13 @@ QueryOut Emitter::EmitQueryBody(const ast::QueryNode& body,
     std::vector<SelectItemOut> items;
     for (const auto& c : out.columns) {
       const std::string ref = "_set." + QuoteLabel(c.name);
-      items.push_back({ref, c.name, Value{ref, c.type, c.json_array, false, false, c.name}, {}});
+      Value v{ref, c.type, c.json_array, false, c.name, {}};
+      if (c.single_record) {
+        v.single_sql = ref;
+        v.sql = "jsonb_build_array(" + ref + ")";
+        v.json_array = true;
+      }
+      items.push_back({ref, c.name, std::move(v), {}});
     }
     Scope empty{scope_, {}, {}};
     Scope* saved = scope_;
@@ -141,16 +158,21 @@ QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_out
         }
       }
     }
-    std::string sql = final_output ? OutputSql(item.value) : item.value.sql;
+    // A single-element record passes through a CTE as its element, so readers keep binding it
+    // without a join (see Value::single_sql).
+    const bool single = !item.value.single_sql.empty();
+    std::string sql = final_output ? OutputSql(item.value)
+                      : single     ? item.value.single_sql
+                                   : item.value.sql;
     if (collate_strings && IsKind(item.value.type, TypeKind::kString)) sql += " COLLATE \"C\"";
     const bool as_needed =
         sql.size() < name.size() + 1 ||
         sql.compare(sql.size() - name.size() - 1, std::string::npos, "." + QuoteLabel(name)) != 0;
     select_sql.push_back(as_needed ? sql + " AS " + QuoteLabel(name) : sql);
     const bool json =
-        final_output ? IsKind(item.value.type, TypeKind::kArray) : item.value.json_array;
+        final_output ? IsKind(item.value.type, TypeKind::kArray) : item.value.json_array && !single;
     TypePtr type = item.value.type ? item.value.type : Type::Scalar(TypeKind::kUnknown);
-    out.columns.push_back({name, type, json});
+    out.columns.push_back({name, type, json, single && !final_output});
   }
   return out;
 }

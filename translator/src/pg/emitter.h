@@ -138,7 +138,9 @@ class Emitter {
   Value EmitStructCtor(const ast::StructCtor& ctor);
   Value EmitExists(const ast::Exists& exists);
   Value EmitScalarSubquery(const ast::ScalarSubquery& sub);
-  Value EmitValueField(const Value& base, const ast::Identifier& field);
+  // `written`: the base as the query spells it ("t.metadata"), for the UNNEST hint.
+  Value EmitValueField(const Value& base, const ast::Identifier& field,
+                       const std::string& written = "");
   std::string EmitBool(const ast::Expr& expr, std::string_view clause);
   Value EmitRowValue(const RangeVar& var);
 

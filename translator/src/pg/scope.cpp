@@ -8,6 +8,8 @@
 namespace lqe::pg {
 namespace {
 
+constexpr std::string_view kRecordsCall = "bq.json_records(";
+
 // Text of a scalar read out of JSON as `text_sql` (a ->> or #>> expression), cast to its type.
 // Stored values may disagree with the catalogue (the loader keeps them, see
 // logs.catalogue_conflicts), so the casts that can fail on such text read NULL instead.
@@ -27,8 +29,12 @@ Value TypedFromJson(const std::string& json_sql, const std::string& text_sql, co
   v.path = std::move(path);
   if (type->kind == TypeKind::kRecord || type->kind == TypeKind::kJson) {
     v.sql = json_sql;
+  } else if (IsRepeatedRecord(type)) {
+    // Stored as sent: an object (one element), an array of objects, or absent (BigQuery's []).
+    v.sql = std::string(kRecordsCall) + json_sql + ")";
+    v.json_array = true;
   } else if (type->kind == TypeKind::kArray) {
-    v.sql = json_sql;
+    v.sql = "COALESCE(" + json_sql + ", '[]'::jsonb)";  // a missing REPEATED field is []
     v.json_array = true;
   } else {
     v.sql = CastJsonText(text_sql, type->kind);
@@ -38,14 +44,39 @@ Value TypedFromJson(const std::string& json_sql, const std::string& text_sql, co
 
 }  // namespace
 
+bool IsRepeatedRecord(const TypePtr& type) {
+  return IsKind(type, TypeKind::kArray) && IsKind(type->element, TypeKind::kRecord);
+}
+
+std::string RecordJson(const Value& v) {
+  const std::string_view sql = v.sql;
+  if (!sql.starts_with(kRecordsCall)) return v.sql;
+  // Only when the call's closing parenthesis ends the text (quotes in literals balance out).
+  int depth = 0;
+  bool quoted = false;
+  for (std::size_t i = kRecordsCall.size() - 1; i < sql.size(); ++i) {
+    if (sql[i] == '\'') quoted = !quoted;
+    if (quoted) continue;
+    depth += sql[i] == '(' ? 1 : sql[i] == ')' ? -1 : 0;
+    if (depth == 0) {
+      if (i + 1 != sql.size()) return v.sql;
+      return std::string(sql.substr(kRecordsCall.size(), i - kRecordsCall.size()));
+    }
+  }
+  return v.sql;
+}
+
 Value ColumnValue(const RangeVar& var, const Column& c) {
   Value v;
   v.sql = var.pg_alias + "." + QuoteLabel(c.name);
   v.type = c.type;
   v.json_array = c.json_array;
   v.path = c.name;
-  v.metadata_column =
-      names::EqualsIgnoreCase(c.name, "metadata") && IsKind(c.type, TypeKind::kRecord);
+  if (c.single_record) {
+    v.single_sql = v.sql;
+    v.sql = "jsonb_build_array(" + v.single_sql + ")";
+    v.json_array = true;
+  }
   return v;
 }
 
@@ -67,7 +98,7 @@ Value FieldOf(const Value& record, const ast::Identifier& name) {
                        "(" + record.sql + " ->> " + key + ")", f->type, path);
 }
 
-Value FromJson(std::string json_sql, const TypePtr& type, std::string path) {
+Value FromJson(const std::string& json_sql, const TypePtr& type, std::string path) {
   return TypedFromJson(json_sql, "(" + json_sql + " #>> '{}')", type, std::move(path));
 }
 
@@ -75,8 +106,9 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
   for (const Scope* s = &scope; s; s = s->parent) {
     // Tier 1: range variables. Tier 2: columns of rows. Tier 3: fields of UNNEST elements.
     for (const auto& var : s->vars) {
-      if (!var.name.empty() && names::EqualsIgnoreCase(var.name, name.name))
+      if (!var.name.empty() && names::EqualsIgnoreCase(var.name, name.name)) {
         return {&var, {}, true};
+      }
     }
     for (const auto& u : s->using_columns) {
       if (!names::EqualsIgnoreCase(u, name.name)) continue;
@@ -84,7 +116,12 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
         for (const auto& c : var.columns) {
           if (names::EqualsIgnoreCase(c.name, name.name)) {
             Value v = ColumnValue(var, c);
-            v.sql = QuoteIdent(c.name);
+            if (c.single_record) {
+              v.single_sql = QuoteIdent(c.name);
+              v.sql = "jsonb_build_array(" + v.single_sql + ")";
+            } else {
+              v.sql = QuoteIdent(c.name);
+            }
             return {nullptr, v, true};
           }
         }

@@ -17,14 +17,18 @@ struct Value {
   TypePtr type;
   bool json_array = false;  // an ARRAY held as a jsonb array (catalogue REPEATED), not a PG array
   bool loose_int = false;   // an integer literal (PG int4) or arithmetic on them
-  bool metadata_column = false;  // the top-level metadata column: always one JSON object
-  std::string path;              // where a record came from, for messages ("metadata.response")
+  std::string path;         // where a record came from, for messages ("metadata.response")
+  // A REPEATED record known to hold exactly one element (the metadata column: the loader stores
+  // only an object there): that element's SQL. UNNEST then binds it without a join, so predicates
+  // on its fields stay index-friendly; `sql` is the same value as a jsonb array.
+  std::string single_sql;
 };
 
 struct Column {
   std::string name;  // BigQuery name as declared
   TypePtr type;
   bool json_array = false;
+  bool single_record = false;  // holds the one element of a REPEATED record (see single_sql)
 };
 
 // One FROM item visible by name.
@@ -49,7 +53,12 @@ Value ColumnValue(const RangeVar& var, const Column& c);
 // Reads field `name` of a record-typed value; throws kUnknownName with a suggestion.
 Value FieldOf(const Value& record, const ast::Identifier& name);
 // A JSON value holding an element of `type` (from -> or jsonb_array_elements) as a typed Value.
-Value FromJson(std::string json_sql, const TypePtr& type, std::string path);
+Value FromJson(const std::string& json_sql, const TypePtr& type, std::string path);
+// A REPEATED record's JSON as stored (an object, an array of objects, or absent): `v.sql`
+// without the bq.json_records() that makes it an array, for bq.json_record_elements.
+std::string RecordJson(const Value& v);
+// True for ARRAY<STRUCT<...>>: a REPEATED record (every nested record, as in Logflare's schema).
+bool IsRepeatedRecord(const TypePtr& type);
 
 // The result of looking up the first name of a path.
 struct Lookup {

@@ -17,7 +17,7 @@ boost::json::value RenderValue(const Type& type, std::optional<std::string_view>
 // Wraps every JSON object in a one-element array, recursively; objects directly inside arrays
 // are not wrapped, but their object-valued keys are.
 boost::json::value WrapRecords(boost::json::value value);
-// Appends the JSON of one value: the bytes of serialize(RenderValue(type, text)), with every
+// Appends the JSON of one value: the bytes of SerializeJson(RenderValue(type, text)), with every
 // string value redacted when `redact` (as RedactJson would). JSON, RECORD and ARRAY values are
 // streamed from the text without building a DOM.
 void AppendValue(std::string& out, const Type& type, std::optional<std::string_view> text,
@@ -25,6 +25,11 @@ void AppendValue(std::string& out, const Type& type, std::optional<std::string_v
 // Appends JSON text re-serialised compactly, objects wrapped as WrapRecords does when
 // `wrap_records`; text that is not JSON becomes a JSON string, as in RenderValue.
 void AppendJsonText(std::string& out, std::string_view text, bool wrap_records, bool redact);
+// Appends a finite double as BigQuery's JSON writes it (JavaScript's shortest form: 0.0798, 100,
+// 1e+21), not Boost.JSON's 7.98E-2.
+void AppendJsonDouble(std::string& out, double d);
+// boost::json::serialize, with doubles written by AppendJsonDouble.
+std::string SerializeJson(const boost::json::value& value);
 // Appends s as a JSON string, escaped exactly as Boost.JSON's serializer does.
 void AppendJsonString(std::string& out, std::string_view s);
 void AppendJsonEscaped(std::string& out, std::string_view s);  // without the quotes
