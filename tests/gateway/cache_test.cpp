@@ -23,7 +23,7 @@ std::string BodyOf(const CacheLookup& lookup) {
   return std::string(std::get<ResultPtr>(lookup.outcome)->body());
 }
 
-void Inline(std::function<void()> job) {
+void Inline(const std::function<void()>& job) {
   job();
 }
 
@@ -153,6 +153,7 @@ TEST_F(CacheTest, ConcurrentMissesRunOneQuery) {
     return Result("once");
   };
   std::vector<std::thread> threads;
+  threads.reserve(8);
   std::vector<std::string> bodies(8);
   for (int i = 0; i < 8; ++i) {
     threads.emplace_back(

@@ -178,7 +178,9 @@ TEST_F(HitTest, CorsHeadersOnHitsAreTheOnesEveryResponseGets) {
   std::string_view head = std::string_view(hit.wire->bytes).substr(0, hit.wire->body_offset);
   ASSERT_FALSE(common.headers.empty());
   for (const auto& [name, value] : common.headers) {
-    EXPECT_NE(head.find("\r\n" + name + ": " + value + "\r\n"), std::string_view::npos) << name;
+    std::string line = "\r\n";
+    line.append(name).append(": ").append(value).append("\r\n");
+    EXPECT_NE(head.find(line), std::string_view::npos) << name;
   }
 }
 
