@@ -197,13 +197,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                      runner == Runner::kBadQuery);
   if (response.status == 500) Check(runner_failed);
   if (!response.body_is_gzip && response.content_type.starts_with("application/json") &&
-      !response.body.empty()) {
+      !response.Body().empty()) {
     // Structure only: error messages echo request bytes, which need not be UTF-8 (reported in
     // tests/fuzz/crashes-found/README.md).
     boost::json::parse_options options;
     options.allow_invalid_utf8 = true;
     boost::system::error_code ec;
-    boost::json::parse(response.body, ec, {}, options);
+    boost::json::parse(response.Body(), ec, {}, options);
     Check(!ec);
   }
   return 0;

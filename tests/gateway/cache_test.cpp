@@ -16,16 +16,14 @@ using std::chrono::seconds;
 using testing::FakeClock;
 
 ResultPtr Result(const std::string& body) {
-  auto r = std::make_shared<CachedResult>();
-  r->body = body;
-  return r;
+  return MakeCachedResult(body, "", false);
 }
 
 std::string BodyOf(const CacheLookup& lookup) {
-  return std::get<ResultPtr>(lookup.outcome)->body;
+  return std::string(std::get<ResultPtr>(lookup.outcome)->body());
 }
 
-void Inline(std::function<void()> job) {
+void Inline(const std::function<void()>& job) {
   job();
 }
 
@@ -155,6 +153,7 @@ TEST_F(CacheTest, ConcurrentMissesRunOneQuery) {
     return Result("once");
   };
   std::vector<std::thread> threads;
+  threads.reserve(8);
   std::vector<std::string> bodies(8);
   for (int i = 0; i < 8; ++i) {
     threads.emplace_back(
@@ -169,11 +168,14 @@ TEST_F(CacheTest, ConcurrentMissesRunOneQuery) {
 }
 
 TEST_F(CacheTest, ByteBudgetEvictsLeastRecentlyUsed) {
-  auto small = MakeInProcessCache(clock_, 3 * 1400);
   std::string kb(1000, 'x');
-  auto fill = [&](const std::string& key) {
-    return small->GetOrLoad(key, "e", Policy(60), [&]() -> LoadOutcome { return Result(kb); });
-  };
+  Loader load = [&]() -> LoadOutcome { return Result(kb); };
+  // What one entry of this size counts, from a cache with room to spare.
+  cache_->GetOrLoad("probe", "e", Policy(60), load);
+  const std::size_t entry = cache_->Stats().bytes;
+  ASSERT_GT(entry, kb.size());
+  auto small = MakeInProcessCache(clock_, 3 * entry + entry / 2);
+  auto fill = [&](const std::string& key) { return small->GetOrLoad(key, "e", Policy(60), load); };
   fill("a");
   fill("b");
   fill("c");
@@ -184,7 +186,8 @@ TEST_F(CacheTest, ByteBudgetEvictsLeastRecentlyUsed) {
   EXPECT_FALSE(small->Peek("b").has_value());
   EXPECT_TRUE(small->Peek("c").has_value());
   EXPECT_TRUE(small->Peek("d").has_value());
-  EXPECT_LE(small->Stats().bytes, 3u * 1400);
+  EXPECT_EQ(small->Stats().entries, 3u);
+  EXPECT_EQ(small->Stats().bytes, 3 * entry);
 }
 
 TEST_F(CacheTest, InvalidateEndpointDropsOnlyItsEntries) {

@@ -14,15 +14,26 @@ namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
 
+// A response header, from the per-request lines or from the pre-serialised part of the head.
 std::string Header(const Response& r, const std::string& name) {
   for (const auto& [n, v] : r.headers) {
     if (n == name) return v;
+  }
+  if (r.wire) {
+    std::string_view head = std::string_view(r.wire->bytes).substr(0, r.wire->body_offset);
+    std::string prefix = name + ": ";
+    for (std::size_t at = 0; at < head.size();) {
+      std::size_t end = std::min(head.find("\r\n", at), head.size());
+      std::string_view line = head.substr(at, end - at);
+      if (line.starts_with(prefix)) return std::string(line.substr(prefix.size()));
+      at = end + 2;
+    }
   }
   return "<absent>";
 }
 
 std::string Message(const Response& r) {
-  return std::string(boost::json::parse(r.body).at("error").at("message").as_string());
+  return std::string(boost::json::parse(r.Body()).at("error").at("message").as_string());
 }
 
 class HandlerTest : public ::testing::Test {
@@ -88,8 +99,8 @@ TEST_F(HandlerTest, RunsByNameAndByIdAndLegacyRoutes) {
            "/api/endpoints/query/logs.all/", "/api/endpoints/query/" + id + "/",
            "/endpoints/query/logs.all/", "/api/endpoints/query/name/logs.all/"}) {
     Response r = Run(Get(path + "?project=p1"));
-    EXPECT_EQ(r.status, 200) << path << r.body;
-    EXPECT_EQ(r.body, R"({"result":[{"id":"a","timestamp":1704164645123456}]})");
+    EXPECT_EQ(r.status, 200) << path << r.Body();
+    EXPECT_EQ(r.Body(), R"({"result":[{"id":"a","timestamp":1704164645123456}]})");
   }
   EXPECT_EQ(last_params_, (std::vector<std::optional<std::string>>{"p1"}));
   EXPECT_EQ(last_sql_, "SELECT $1");
@@ -239,7 +250,7 @@ TEST_F(HandlerTest, TheFastPathHandsTheWorkerAPreparedRequest) {
   EXPECT_EQ(last_params_[0], "p7");
   EXPECT_EQ(std::get<PendingRequest>(HandleFast(Get("/ready"), context_)).kind,
             PendingRequest::Kind::kReady);
-  EXPECT_EQ(Fast(Get("/health"))->body, R"({"status":"ok"})");
+  EXPECT_EQ(Fast(Get("/health"))->Body(), R"({"status":"ok"})");
 }
 
 TEST_F(HandlerTest, ErrorsNameTheirEndpointAndReasonForTheAccessLog) {
@@ -261,14 +272,14 @@ TEST_F(HandlerTest, CacheHeadersAndFastPath) {
   EXPECT_FALSE(Fast(r).has_value());  // miss needs the worker path
   Response miss = Run(r);
   EXPECT_EQ(Header(miss, "X-Cache"), "MISS");
-  EXPECT_EQ(miss.body, R"({"result":[{"n":7,"timestamp":"2024-01-02T03:04:00"}]})");
+  EXPECT_EQ(miss.Body(), R"({"result":[{"n":7,"timestamp":"2024-01-02T03:04:00"}]})");
   clock_.Advance(std::chrono::seconds(42));
   auto hit = Fast(r);
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->status, 200);
   EXPECT_EQ(Header(*hit, "X-Cache"), "HIT");
   EXPECT_EQ(Header(*hit, "Age"), "42");
-  EXPECT_EQ(hit->body, miss.body);
+  EXPECT_EQ(hit->Body(), miss.Body());
   clock_.Advance(std::chrono::seconds(300));
   EXPECT_EQ(Header(Run(r), "X-Cache"), "STALE");
   EXPECT_EQ(queries_, 1);
@@ -298,7 +309,7 @@ TEST_F(HandlerTest, HitMemoRepeatsOnlyTheSameDecision) {
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->status, 200);
   EXPECT_EQ(Header(*again, "X-Cache"), "HIT");
-  EXPECT_EQ(again->body, miss.body);
+  EXPECT_EQ(again->Body(), miss.Body());
   EXPECT_EQ(again->endpoint_name, "usage.api-counts");
   // ...but any other credentials or redaction headers are prepared from scratch.
   EXPECT_EQ(Fast(Get(target, "nope"))->status, 401);
@@ -359,10 +370,10 @@ TEST_F(HandlerTest, RedactionByHeaderAndSeparateCacheEntries) {
   redacted.headers["svc-endpoint-redact-pii"] = "TRUE";
   Request lf = plain;
   lf.headers["lf-endpoint-redact-pii"] = "true";
-  EXPECT_EQ(Run(plain).body, R"({"result":[{"ip":"client 10.1.2.3 said hi"}]})");
-  EXPECT_EQ(Run(redacted).body, R"({"result":[{"ip":"client REDACTED said hi"}]})");
+  EXPECT_EQ(Run(plain).Body(), R"({"result":[{"ip":"client 10.1.2.3 said hi"}]})");
+  EXPECT_EQ(Run(redacted).Body(), R"({"result":[{"ip":"client REDACTED said hi"}]})");
   EXPECT_EQ(Header(Run(lf), "X-Cache"), "HIT");  // same redacted entry
-  EXPECT_EQ(Run(plain).body, R"({"result":[{"ip":"client 10.1.2.3 said hi"}]})");
+  EXPECT_EQ(Run(plain).Body(), R"({"result":[{"ip":"client 10.1.2.3 said hi"}]})");
   EXPECT_EQ(queries_, 2);
 }
 
@@ -370,17 +381,17 @@ TEST_F(HandlerTest, EndpointRedactionCanBeSwitchedOffPerRequest) {
   auto limited = std::const_pointer_cast<EndpointDef>(state_->by_name.at("limited.ep"));
   limited->redact_pii = true;
   next_.rows = {{"mail ann@example.com"}};
-  EXPECT_EQ(Run(Get("/api/endpoints/query/limited.ep")).body,
+  EXPECT_EQ(Run(Get("/api/endpoints/query/limited.ep")).Body(),
             R"({"result":[{"ip":"mail REDACTED"}]})");
   Request off = Get("/api/endpoints/query/limited.ep");
   off.headers["svc-endpoint-redact-pii"] = "yes";
-  EXPECT_EQ(Run(off).body, R"({"result":[{"ip":"mail ann@example.com"}]})");
+  EXPECT_EQ(Run(off).Body(), R"({"result":[{"ip":"mail ann@example.com"}]})");
 }
 
 TEST_F(HandlerTest, MaxRowsCutsAndSaysSo) {
   next_.rows = {{"1"}, {"2"}, {"3"}};
   Response r = Run(Get("/api/endpoints/query/limited.ep"));
-  EXPECT_EQ(r.body, R"({"result":[{"ip":"1"},{"ip":"2"}]})");
+  EXPECT_EQ(r.Body(), R"({"result":[{"ip":"1"},{"ip":"2"}]})");
   EXPECT_EQ(Header(r, "X-Result-Truncated"), "true");
   next_.rows = {{"1"}, {"2"}};
   EXPECT_EQ(Header(Run(Get("/api/endpoints/query/limited.ep")), "X-Result-Truncated"), "<absent>");
@@ -394,8 +405,8 @@ TEST_F(HandlerTest, GzipWhenAccepted) {
   r.headers["accept-encoding"] = "gzip, deflate";
   Response gz = Run(r);
   EXPECT_TRUE(gz.body_is_gzip);
-  EXPECT_EQ(static_cast<unsigned char>(gz.body[0]), 0x1f);
-  EXPECT_EQ(static_cast<unsigned char>(gz.body[1]), 0x8b);
+  EXPECT_EQ(static_cast<unsigned char>(gz.Body()[0]), 0x1f);
+  EXPECT_EQ(static_cast<unsigned char>(gz.Body()[1]), 0x8b);
   EXPECT_EQ(Header(gz, "Vary"), "Accept-Encoding");
   r.headers["accept-encoding"] = "gzip;q=0";
   EXPECT_FALSE(Run(r).body_is_gzip);
@@ -419,7 +430,7 @@ TEST_F(HandlerTest, CorsPreflightAndHeaders) {
 }
 
 TEST_F(HandlerTest, OperationalRoutesAndUnknowns) {
-  EXPECT_EQ(Run(Get("/health", "")).body, R"({"status":"ok"})");
+  EXPECT_EQ(Run(Get("/health", "")).Body(), R"({"status":"ok"})");
   EXPECT_EQ(Run(Get("/ready", "")).status, 200);
   ready_ = false;
   Response not_ready = Run(Get("/ready", ""));
@@ -440,7 +451,7 @@ TEST_F(HandlerTest, OperationalRoutesAndUnknowns) {
   EXPECT_EQ(bad_bytes.status, 400);
   EXPECT_EQ(Message(bad_bytes), "malformed request target");
   Response echoed = ToResponse(MakeError(404, "no route for /x\xFF\xC3y", "not_found"));
-  EXPECT_TRUE(lqe::IsValidUtf8(echoed.body)) << echoed.body;
+  EXPECT_TRUE(lqe::IsValidUtf8(echoed.Body())) << echoed.Body();
   EXPECT_EQ(Message(echoed), "no route for /x\xEF\xBF\xBD\xEF\xBF\xBDy");
   Request del = Get("/api/endpoints/query/logs.all");
   del.method = "DELETE";
@@ -454,7 +465,7 @@ TEST_F(HandlerTest, OperationalRoutesAndUnknowns) {
   EXPECT_EQ(bad_target.status, 400);
   EXPECT_EQ(Message(bad_target), "malformed request target");
   Response error_shape = Run(Get("/api/endpoints/query/logs.all", ""));
-  auto body = boost::json::parse(error_shape.body);
+  auto body = boost::json::parse(error_shape.Body());
   EXPECT_EQ(body.at("error").at("code").as_int64(), 401);
   EXPECT_EQ(body.at("error").at("status").as_string(), "UNAUTHENTICATED");
 }

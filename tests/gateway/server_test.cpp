@@ -132,6 +132,44 @@ TEST_F(ServerTest, CacheHitsDoNotTouchPostgres) {
   EXPECT_NE(metrics.body.find("lqe_cache_hits_total 1"), std::string::npos);
 }
 
+// A cached result on the wire, byte for byte: the per-request lines (cache state, age, the
+// Connection header each version needs) ahead of the pre-serialised head and body.
+TEST_F(ServerTest, CachedResponsesOnTheWireByteForByte) {
+  RunningServer s(TestState(db_.dsn(), metrics_.get()), metrics_);
+  RawConnection c(s.port());
+  ASSERT_TRUE(c.Connected());
+  const std::string get = "GET /api/endpoints/query/edge.count HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
+                          std::string(kTestKey) + "\r\n";
+  const std::string rest =
+      "Server: lqe\r\n"
+      "Content-Type: application/json; charset=utf-8\r\n"
+      "Access-Control-Allow-Origin: *\r\n"
+      "Access-Control-Expose-Headers: X-Cache, Age, X-Result-Truncated, Retry-After\r\n"
+      "Content-Length: 20\r\n"
+      "\r\n"
+      R"({"result":[{"n":6}]})";
+  ASSERT_TRUE(c.Send(get + "\r\n"));
+  EXPECT_EQ(c.ReadResponse(), "HTTP/1.1 200 OK\r\nX-Cache: MISS\r\nAge: 0\r\n" + rest);
+  ASSERT_TRUE(c.Send(get + "\r\n"));
+  EXPECT_EQ(c.ReadResponse(), "HTTP/1.1 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\n" + rest);
+  std::string http10 = get + "Connection: keep-alive\r\n\r\n";
+  http10.replace(http10.find("HTTP/1.1"), 8, "HTTP/1.0");
+  ASSERT_TRUE(c.Send(http10));
+  EXPECT_EQ(c.ReadResponse(),
+            "HTTP/1.0 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\nConnection: keep-alive\r\n" + rest);
+  ASSERT_TRUE(c.Send(get + "Connection: close\r\n\r\n"));
+  EXPECT_EQ(c.ReadResponse(),
+            "HTTP/1.1 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\nConnection: close\r\n" + rest);
+  EXPECT_TRUE(c.ClosedByServer());
+  // Credentials are still checked on a hit.
+  RawConnection other(s.port());
+  ASSERT_TRUE(other.Send(
+      "GET /api/endpoints/query/edge.count HTTP/1.1\r\nHost: x\r\nX-API-KEY: nope\r\n\r\n"));
+  std::string refused = other.ReadResponse();
+  EXPECT_EQ(StatusOf(refused), 401);
+  EXPECT_EQ(MessageOf(refused), "invalid API key");
+}
+
 TEST_F(ServerTest, ReloadDropsChangedEndpointsAndKeepsOldConfigOnError) {
   std::string dsn = db_.dsn();
   bool fail = false;

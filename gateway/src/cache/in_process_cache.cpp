@@ -55,6 +55,18 @@ struct Shard {
 
 constexpr std::size_t kShards = 32;
 
+// Heap an entry holds besides its result: the entry and its reference counts, the map node, the
+// key (kept by the map), the endpoint id, and the loader's captures (the translation handle, the
+// bound arguments, the query runner), which a std::function keeps out of sight; 512 bytes covers
+// a loader with a handful of short arguments.
+std::size_t EntryOverhead(const std::string& key, const std::string& endpoint_id) {
+  constexpr std::size_t kLoader = 512;
+  constexpr std::size_t kNode =
+      sizeof(void*) + sizeof(std::string) + sizeof(std::shared_ptr<void>) + sizeof(std::size_t);
+  return HeapFootprint(sizeof(Entry) + 16) + HeapFootprint(kNode) + StringFootprint(key) +
+         StringFootprint(endpoint_id) + kLoader;
+}
+
 class InProcessCache final : public ResultCache {
  public:
   InProcessCache(const Clock& clock, std::size_t max_bytes)
@@ -153,7 +165,8 @@ class InProcessCache final : public ResultCache {
 
   void Insert(Shard& shard, const std::string& key, const std::string& endpoint_id,
               const CachePolicy& policy, const Loader& loader, const ResultPtr& result) {
-    if (result->Bytes() > max_bytes_) return;
+    std::size_t bytes = result->Bytes() + EntryOverhead(key, endpoint_id);
+    if (bytes > max_bytes_) return;
     auto entry = std::make_shared<Entry>();
     entry->endpoint_id = endpoint_id;
     entry->policy = policy;
@@ -161,11 +174,10 @@ class InProcessCache final : public ResultCache {
     entry->result = result;
     entry->filled_at = clock_.Now();
     entry->expires_at = entry->filled_at + policy.ttl;
-    entry->bytes = result->Bytes() + key.size();
+    entry->bytes = bytes;
     entry->last_used.store(tick_.fetch_add(1));
-    auto [it, inserted] = shard.entries.insert_or_assign(key, entry);
-    (void)it;
-    (void)inserted;
+    if (auto old = shard.entries.find(key); old != shard.entries.end()) Erase(shard, old);
+    shard.entries.emplace(key, entry);
     bytes_ += entry->bytes;
     entries_ += 1;
   }
@@ -250,7 +262,7 @@ void InProcessCache::RunWarming(const std::function<void(std::function<void()>)>
         entry->result = *result;
         entry->filled_at = clock_.Now();
         entry->expires_at = entry->filled_at + entry->policy.ttl;
-        entry->bytes = (*result)->Bytes() + key.size();
+        entry->bytes = (*result)->Bytes() + EntryOverhead(key, entry->endpoint_id);
         bytes_ += entry->bytes;
         bytes_ -= old_bytes;
         refreshes_.fetch_add(1);

@@ -163,13 +163,18 @@ Response Handle(const Request& request, Context& context) {
   return HandlePending(request, std::get<PendingRequest>(fast), context);
 }
 
-void FinishResponse(const Request& request, Response& response) {
-  (void)request;
+void AddCommonHeaders(Response& response) {
   response.AddHeader("Access-Control-Allow-Origin", "*");
   if (response.status != 204) {
     response.AddHeader("Access-Control-Expose-Headers",
                        "X-Cache, Age, X-Result-Truncated, Retry-After");
   }
+}
+
+void FinishResponse(const Request& request, Response& response) {
+  (void)request;
+  // A pre-serialised answer got the common headers when it was serialised.
+  if (!response.wire) AddCommonHeaders(response);
 }
 
 }  // namespace lqe::gateway

@@ -183,13 +183,10 @@ std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact
 
 // gzip_level 0: no compressed copy (the client does not want one and it is not cached).
 ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact, int gzip_level) {
-  auto result = std::make_shared<CachedResult>();
-  result->body = RenderBody(t, r.rows, redact);
-  if (gzip_level > 0 && result->body.size() >= 1024) {
-    result->gzip_body = Gzip(result->body, gzip_level);
-  }
-  result->truncated = r.truncated;
-  return result;
+  std::string body = RenderBody(t, r.rows, redact);
+  std::string gzip_body;
+  if (gzip_level > 0 && body.size() >= 1024) gzip_body = Gzip(body, gzip_level);
+  return MakeCachedResult(body, gzip_body, r.truncated);
 }
 
 }  // namespace
@@ -199,23 +196,19 @@ std::variant<Prepared, GatewayError> Prepare(const Request& request, const Route
   return PrepareQuery(request, route, std::move(raw), state);
 }
 
-Response OkResponse(const Request& request, const CachedResult& result) {
+// A 200 from the result's pre-serialised form: the response shares the buffer with the cache.
+Response OkResponse(const Request& request, const ResultPtr& result) {
   Response response;
-  if (!result.gzip_body.empty() && AcceptsGzip(request)) {
-    response.body = result.gzip_body;
-    response.body_is_gzip = true;
-  } else {
-    response.body = result.body;
-  }
-  if (!result.gzip_body.empty()) response.AddHeader("Vary", "Accept-Encoding");
-  if (result.truncated) response.AddHeader("X-Result-Truncated", "true");
+  const bool gzip = result->HasGzip() && AcceptsGzip(request);
+  response.wire = std::shared_ptr<const WireForm>(result, gzip ? &result->gzip : &result->plain);
+  response.body_is_gzip = gzip;
   return response;
 }
 
 Response RespondFromLookup(const Request& request, const Prepared& p, const CacheLookup& lookup) {
   Response response;
   if (const auto* result = std::get_if<ResultPtr>(&lookup.outcome)) {
-    response = OkResponse(request, **result);
+    response = OkResponse(request, *result);
   } else {
     response = ToResponse(std::get<GatewayError>(lookup.outcome));
   }

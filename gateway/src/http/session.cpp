@@ -23,12 +23,16 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-// Writes the head and the body in one gather write.
+// Writes the head and the body in one gather write. `head` is the connection's reused buffer; a
+// pre-serialised answer goes out straight from the buffer it shares with the cache.
 asio::awaitable<boost::system::error_code> WriteResponse(beast::tcp_stream& stream,
                                                          const Response& response, unsigned version,
-                                                         bool keep_alive) {
-  std::string head = SerializeHead(response, version, keep_alive);
-  std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(response.body)};
+                                                         bool keep_alive, std::string& head) {
+  head.clear();
+  AppendHead(response, version, keep_alive, head);
+  std::string_view rest =
+      response.wire ? std::string_view(response.wire->bytes) : std::string_view(response.body);
+  std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(rest)};
   boost::system::error_code ec;
   co_await asio::async_write(stream, buffers, asio::redirect_error(asio::use_awaitable, ec));
   co_return ec;
@@ -60,7 +64,8 @@ asio::awaitable<void> WriteEarlyError(Server::Impl& server, const GatewayState& 
   FinishResponse(parser.GetRequest(), response);
   Record(server, state, parser.GetRequest().method, parser.GetRequest().target, response, 0);
   stream.expires_after(std::chrono::milliseconds(state.config.write_timeout_ms));
-  co_await WriteResponse(stream, response, 11, false);
+  std::string head;
+  co_await WriteResponse(stream, response, 11, false, head);
 }
 
 // After a header_limit error the parser has consumed the start line if it was complete, so
@@ -180,6 +185,7 @@ RequestLimits LimitsOf(const Config& config) {
 
 asio::awaitable<void> Serve(Server::Impl& server, beast::tcp_stream& stream) {
   beast::flat_buffer buffer;
+  std::string head;
   for (;;) {
     auto state = server.CurrentState();
     RequestParser parser(LimitsOf(state->config));
@@ -198,7 +204,7 @@ asio::awaitable<void> Serve(Server::Impl& server, beast::tcp_stream& stream) {
     if (response.status == 499) break;  // the client is gone
     bool keep_alive = parser.keep_alive() && !server.stopping.load();
     stream.expires_after(std::chrono::milliseconds(state->config.write_timeout_ms));
-    auto ec = co_await WriteResponse(stream, response, parser.Version(), keep_alive);
+    auto ec = co_await WriteResponse(stream, response, parser.Version(), keep_alive, head);
     if (ec || !keep_alive) break;
   }
 }
@@ -210,6 +216,10 @@ asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket soc
     std::atomic<int>& count;
     ~Open() { count.fetch_sub(1); }
   } open{server.metrics->OpenConnections()};  // counted up by the acceptor
+  // As nginx does on keep-alive connections: a response's last partial segment goes out at once
+  // rather than after the client acknowledges the previous ones (Nagle).
+  boost::system::error_code nodelay_error;
+  socket.set_option(asio::ip::tcp::no_delay(true), nodelay_error);
   beast::tcp_stream stream(std::move(socket));
   try {
     co_await Serve(server, stream);

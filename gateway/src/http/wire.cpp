@@ -42,17 +42,20 @@ void AppendHeader(std::string& out, std::string_view name, std::string_view valu
 
 }  // namespace
 
-std::string SerializeHead(const Response& response, unsigned version, bool keep_alive) {
-  std::string out;
-  out.reserve(256 + response.content_type.size());
+namespace {
+
+void AppendStatusLine(std::string& out, int status, unsigned version) {
   out.append(version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ");
   char digits[16];
-  auto end = std::to_chars(digits, digits + sizeof digits, response.status).ptr;
+  auto end = std::to_chars(digits, digits + sizeof digits, status).ptr;
   out.append(digits, end);
   out.push_back(' ');
-  out.append(boost::beast::http::obsolete_reason(
-      static_cast<boost::beast::http::status>(response.status)));
+  out.append(boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(status)));
   out.append("\r\n");
+}
+
+// Server, Content-Type, Content-Encoding, the response's own headers and Content-Length.
+void AppendFixedLines(std::string& out, const Response& response, std::size_t body_size) {
   AppendLine(out, "Server", "lqe");
   if (!response.content_type.empty()) AppendHeader(out, "Content-Type", response.content_type);
   if (response.body_is_gzip) AppendLine(out, "Content-Encoding", "gzip");
@@ -60,13 +63,50 @@ std::string SerializeHead(const Response& response, unsigned version, bool keep_
   // 1xx, 204 and 304 responses carry no body and no Content-Length (RFC 9110 8.6).
   bool bodiless = response.status < 200 || response.status == 204 || response.status == 304;
   if (!bodiless) {
-    end = std::to_chars(digits, digits + sizeof digits, response.body.size()).ptr;
+    char digits[24];
+    auto end = std::to_chars(digits, digits + sizeof digits, body_size).ptr;
     AppendLine(out, "Content-Length", std::string_view(digits, end - digits));
   }
+}
+
+void AppendConnection(std::string& out, unsigned version, bool keep_alive) {
   if (version == 10 && keep_alive) AppendLine(out, "Connection", "keep-alive");
   if (version != 10 && !keep_alive) AppendLine(out, "Connection", "close");
+}
+
+}  // namespace
+
+void AppendHead(const Response& response, unsigned version, bool keep_alive, std::string& out) {
+  AppendStatusLine(out, response.status, version);
+  if (response.wire) {
+    // The rest of the head, the blank line included, starts the pre-serialised buffer.
+    for (const auto& [name, value] : response.headers) AppendHeader(out, name, value);
+    AppendConnection(out, version, keep_alive);
+    return;
+  }
+  AppendFixedLines(out, response, response.body.size());
+  AppendConnection(out, version, keep_alive);
   out.append("\r\n");
+}
+
+std::string SerializeHead(const Response& response, unsigned version, bool keep_alive) {
+  std::string out;
+  out.reserve(256 + response.content_type.size());
+  AppendHead(response, version, keep_alive, out);
   return out;
+}
+
+WireForm SerializeWireForm(const Response& fixed, std::string_view body) {
+  std::string lines;
+  AppendFixedLines(lines, fixed, body.size());
+  lines.append("\r\n");
+  WireForm form;
+  form.bytes.reserve(lines.size() + body.size());  // exactly: the cache counts this capacity
+  form.bytes.append(lines);
+  form.bytes.append(body);
+  form.body_offset = lines.size();
+  form.gzip = fixed.body_is_gzip;
+  return form;
 }
 
 }  // namespace lqe::gateway

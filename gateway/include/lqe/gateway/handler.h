@@ -93,6 +93,10 @@ Response HandlePending(const Request& request, const PendingRequest& pending, Co
 Response Handle(const Request& request, Context& context);
 // Adds the CORS headers every response carries. (Bodies are gzip-encoded when rendered.)
 void FinishResponse(const Request& request, Response& response);
+// The headers FinishResponse adds that do not depend on the request: pre-serialised answers
+// (cached results) carry them in their buffer, so they must never depend on the request. A
+// header that does would go in FinishResponse, which still runs for every response.
+void AddCommonHeaders(Response& response);
 
 // Builds a snapshot: loads the config, the catalogue (Postgres and/or catalogue_file) and
 // translates every endpoint. `metrics` may be null. On failure returns nullptr and sets *error.

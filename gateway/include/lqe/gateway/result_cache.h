@@ -17,12 +17,20 @@
 
 namespace lqe::gateway {
 
-// A rendered result: the exact bytes sent for a 200, plus their gzip form.
+// A rendered result, pre-serialised for the wire (see MakeCachedResult): every hit sends one of
+// these buffers as it is, so nothing about a result is copied per request.
 struct CachedResult {
-  std::string body;
-  std::string gzip_body;  // empty when not worth compressing
+  WireForm plain;
+  WireForm gzip;  // empty when not worth compressing
   bool truncated = false;
-  std::size_t Bytes() const { return body.size() + gzip_body.size() + 256; }
+  // The heap this result holds (both buffers with the allocator's overhead, and itself): what
+  // the cache's byte budget counts.
+  std::size_t footprint = 0;
+
+  bool HasGzip() const { return !gzip.empty(); }
+  std::string_view body() const { return plain.Body(); }
+  std::string_view gzip_body() const { return HasGzip() ? gzip.Body() : std::string_view(); }
+  std::size_t Bytes() const { return footprint; }
 };
 using ResultPtr = std::shared_ptr<const CachedResult>;
 
@@ -64,6 +72,17 @@ class ResultCache {
   virtual void RunWarming(const std::function<void(std::function<void()>)>& spawn) = 0;
   virtual CacheStats Stats() const = 0;
 };
+
+// Serialises a rendered result for the wire: the plain and (when `gzip_body` is not empty) gzip
+// forms, each in one buffer of exactly its size, with the headers every 200 of this result
+// carries (type, encoding, Vary, truncation, CORS, length). Defined with the handlers.
+ResultPtr MakeCachedResult(std::string_view body, std::string_view gzip_body, bool truncated);
+
+// Heap bytes that a block of `size` bytes from operator new really occupies (glibc malloc:
+// 16-byte granules plus a header; blocks of 128 KiB and more counted in whole pages).
+std::size_t HeapFootprint(std::size_t size);
+// The same for a std::string's buffer (none while the text fits inside the string itself).
+std::size_t StringFootprint(const std::string& text);
 
 std::unique_ptr<ResultCache> MakeInProcessCache(const Clock& clock, std::size_t max_bytes);
 
