@@ -21,6 +21,11 @@ fail() {
   exit 1
 }
 
+# mark STEP: seconds since the phase began, so a slow step shows in the test log.
+mark() {
+  echo "[$SECONDS s] $*"
+}
+
 psql_at() {  # psql_at PORT DB SQL
   psql -X -q -v ON_ERROR_STOP=1 -tA "postgresql://postgres@127.0.0.1:$1/$2" -c "$3"
 }
@@ -78,32 +83,46 @@ setup() {
   echo "$p" >"$state/p.port"
   echo "$s" >"$state/s.port"
   echo "$r" >"$state/r.port"
+  pg_cluster_init "$state/s" &
+  local init_s=$!
   pg_cluster_init "$state/p" || fail "cannot init the primary cluster"
+  wait "$init_s" || fail "cannot init the shard cluster"
   pg_cluster_start "$state/p" "$p" || fail "cannot start the primary cluster"
-  pg_cluster_init "$state/s" || fail "cannot init the shard cluster"
   pg_cluster_start "$state/s" "$s" || fail "cannot start the shard cluster"
+  mark "clusters started"
   for db in coord single shard_b; do psql_at "$p" postgres "CREATE DATABASE $db"; done
   psql_at "$s" postgres "CREATE DATABASE shard_a"
-  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/single" --gateway-role lqe_gw_single >/dev/null
+  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/single" --gateway-role lqe_gw_single >/dev/null &
+  local single_migrate=$!
   "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/coord" --gateway-role lqe_gw_coord >/dev/null
+  wait "$single_migrate" || fail "migrating single failed"
+  mark "migrated" 
   # Same events, both layouts; the 8 days before now.
   "$lqe" generate --source all --count 400 --seed 7 --projects 5 --out-dir "$state" \
     --now "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  for f in "$state"/*.ndjson; do
-    local source
-    source=$(basename "$f" .ndjson)
-    for db in single coord; do
-      "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/$db" --source "$source" "$f" >/dev/null
+  load_all() {  # load_all DB: every source's file, one after the other
+    local f
+    for f in "$state"/*.ndjson; do
+      "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/$1" --source "$(basename "$f" .ndjson)" \
+        "$f" >/dev/null
     done
-  done
+  }
+  load_all single &
+  local single_load=$!
+  load_all coord || fail "loading coord failed"
+  wait "$single_load" || fail "loading single failed"
+  mark "events loaded" 
   # bench/cluster adds a larger edge table the same way.
   if [[ ${LQE_CLUSTER_EDGE_EVENTS:-0} -gt 0 ]]; then
     "$lqe" generate --source edge --count "$LQE_CLUSTER_EDGE_EVENTS" --seed 11 --projects 5 \
       --now "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$state/edge-bulk.ndjson"
-    for db in single coord; do
-      "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/$db" --source edge \
-        "$state/edge-bulk.ndjson" >/dev/null
-    done
+    "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/single" --source edge \
+      "$state/edge-bulk.ndjson" >/dev/null &
+    local bulk=$!
+    "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/coord" --source edge \
+      "$state/edge-bulk.ndjson" >/dev/null || fail "bulk load into coord failed"
+    wait "$bulk" || fail "bulk load into single failed"
+    mark "bulk edge events loaded" 
     rm "$state/edge-bulk.ndjson"
   fi
   # The key and both gateway configs; the sharded layout is a YAML change plus lqe migrate.
@@ -125,6 +144,7 @@ shards:
       dsn: postgresql://postgres@127.0.0.1:$p/shard_b"
   "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/coord" --config "$state/coord.yaml" \
     >"$state/migrate-shards.log"
+  mark "shards applied: $(grep -c '^moved' "$state/migrate-shards.log") partitions moved"
   for db in single coord; do psql_at "$p" "$db" "ANALYZE"; done
   grep -q "shards: 2 nodes" "$state/migrate-shards.log" || fail "migrate did not apply the shards"
   grep -q -- "-> shard_a" "$state/migrate-shards.log" || fail "no partition moved to shard_a"
@@ -133,8 +153,10 @@ shards:
   pg_cluster_init_replica "$state/r" "$p" || fail "pg_basebackup failed"
   pg_cluster_start "$state/r" "$r" || fail "cannot start the replica"
   [[ $(psql_at "$r" coord "SELECT pg_is_in_recovery()") == t ]] || fail "R is not a standby"
+  mark "replica streaming"
   start_gateway single
   start_gateway coord
+  mark "gateways ready" 
 }
 
 teardown() {

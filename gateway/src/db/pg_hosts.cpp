@@ -113,13 +113,20 @@ QueryResult PgHosts::RunOn(Host& host, const std::string& sql,
 QueryResult PgHosts::RunRead(const std::string& sql,
                              const std::vector<std::optional<std::string>>& params, int max_rows,
                              int statement_timeout_ms, QueryCancel* cancel) {
-  std::vector<Host*> order;
+  // Least busy first, by a snapshot of each pool's use (the counts move while we sort).
+  std::vector<std::pair<int, Host*>> order;
   for (auto& replica : replicas_) {
-    if (replica->in_rotation.load()) order.push_back(replica.get());
+    if (replica->in_rotation.load()) order.emplace_back(replica->pool->InUse(), replica.get());
+  }
+  // Ties go round robin, so idle replicas share the load too.
+  if (order.size() > 1) {
+    auto first = static_cast<std::ptrdiff_t>(next_replica_.fetch_add(1) % order.size());
+    std::rotate(order.begin(), order.begin() + first, order.end());
   }
   std::stable_sort(order.begin(), order.end(),
-                   [](Host* a, Host* b) { return a->pool->InUse() < b->pool->InUse(); });
-  for (Host* replica : order) {
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& entry : order) {
+    Host* replica = entry.second;
     QueryResult r = RunOn(*replica, sql, params, max_rows, statement_timeout_ms, cancel);
     // A shard that is down is down for every host; any other answer is the answer.
     if (r.status != QueryStatus::kUnavailable || !r.shard.empty()) return r;

@@ -76,6 +76,7 @@ class PgHosts {
   PgHostsOptions options_;
   Host primary_;
   std::vector<std::unique_ptr<Host>> replicas_;
+  std::atomic<std::size_t> next_replica_{0};
   std::mutex stop_mutex_;
   std::condition_variable stop_signal_;
   bool stopping_ = false;
