@@ -68,8 +68,9 @@ void EnsureServer(pqxx::work& tx, const ShardNodeTarget& node) {
                Quote(tx, it->second);
       }
     }
-    if (!set.empty())
+    if (!set.empty()) {
       tx.exec("ALTER SERVER " + tx.quote_name(node.name) + " OPTIONS (" + set + ")");
+    }
   }
   // One mapping for every local role (the gateway role reads through it). Without a password
   // in the DSN the node must trust the coordinator, which only a superuser may declare.

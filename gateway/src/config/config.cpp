@@ -65,8 +65,9 @@ void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node
         GetInt(file, node["max_queries_per_key"], "max_queries_per_key", 0, 100000));
   }
   if (node["replicas"]) {
-    if (!node["replicas"].IsSequence())
+    if (!node["replicas"].IsSequence()) {
       Fail(file, node["replicas"], "replicas must be a list of DSNs");
+    }
     for (const auto& replica : node["replicas"]) {
       c.replicas.push_back(GetString(file, replica, "replicas"));
     }
@@ -94,8 +95,8 @@ void ParseShards(Problems& problems, const std::string& file, const YAML::Node& 
     CheckKeys(problems, file, entry, "shard node", {"name", "dsn"});
     if (!entry["name"] || !entry["dsn"]) Fail(file, entry, "a shard node needs name and dsn");
     ShardNode shard{GetString(file, entry["name"], "name"), GetString(file, entry["dsn"], "dsn")};
-    static const RE2 kIdentifier("[a-z_][a-z0-9_]{0,62}");
-    if (!RE2::FullMatch(shard.name, kIdentifier)) {
+    static const RE2 identifier_pattern("[a-z_][a-z0-9_]{0,62}");
+    if (!RE2::FullMatch(shard.name, identifier_pattern)) {
       Fail(file, entry["name"], "a shard name must be a lower-case identifier: " + shard.name);
     }
     if (!names.insert(shard.name).second) {
