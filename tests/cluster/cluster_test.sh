@@ -39,10 +39,15 @@ get() {
 start_gateway() {  # start_gateway NAME
   "$lqe" serve --config "$state/$1.yaml" >"$state/$1.log" 2>&1 &
   echo $! >"$state/$1.pid"
-  local port
-  port=$(cat "$state/$1.port")
+  # It listens on a port the kernel picks (a port chosen in advance may be taken meanwhile,
+  # even by an outgoing connection); the port is read from its start-up log line.
+  local port=""
   for _ in $(seq 1 300); do
-    if curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1; then return 0; fi
+    if [[ -z $port ]]; then
+      port=$(sed -n 's/.*lqe serving [0-9]* endpoints on [^ ]*:\([0-9]*\) with.*/\1/p' "$state/$1.log")
+      [[ -n $port ]] && echo "$port" >"$state/$1.port"
+    fi
+    if [[ -n $port ]] && curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1; then return 0; fi
     sleep 0.1
   done
   cat "$state/$1.log" >&2
@@ -51,7 +56,7 @@ start_gateway() {  # start_gateway NAME
 
 write_config() {  # write_config NAME DSN EXTRA-YAML
   cat >"$state/$1.yaml" <<EOF
-listen: 127.0.0.1:$(cat "$state/$1.port")
+listen: 127.0.0.1:0
 io_threads: 1
 worker_threads: 8
 database:
@@ -63,7 +68,7 @@ database:
 $3
 catalogue_file: $src/schema/catalogue_seed.tsv
 access_log: false
-log_level: warn
+log_level: info
 api_keys:
   - name: test
     sha256_file: $state/api-key.sha256
@@ -128,8 +133,6 @@ setup() {
   # The key and both gateway configs; the sharded layout is a YAML change plus lqe migrate.
   head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$state/api-key"
   printf '%s' "$(cat "$state/api-key")" | sha256sum | cut -d' ' -f1 >"$state/api-key.sha256"
-  pg_free_port >"$state/single.port"
-  pg_free_port >"$state/coord.port"
   write_config single "postgresql://lqe_gw_single@127.0.0.1:$p/single" ""
   write_config coord "postgresql://lqe_gw_coord@127.0.0.1:$p/coord" "  replicas:
     - postgresql://lqe_gw_coord@127.0.0.1:$r/coord
