@@ -232,7 +232,16 @@ explain() {
     ORDER BY timestamp DESC LIMIT 5")
   grep -q "Remote SQL: .*WHERE .*project = 'x'.* ORDER BY .*timestamp.* DESC" <<<"$plan" ||
     fail "ordered remote scan: $plan"
-  echo "explain: async append, pruning, filter and sort pushdown hold"
+  # lqe cluster status: every node up, the shards' tables all attached on the coordinator.
+  local status
+  status=$("$lqe" cluster status --config "$state/coord.yaml" \
+    --dsn "postgresql://postgres@127.0.0.1:$p/coord") || fail "cluster status: $status"
+  grep -Eq "^replica 1 +replica .* up +[0-9]+ ms" <<<"$status" || fail "cluster status replica: $status"
+  for shard in shard_a shard_b; do
+    grep -Eq "^$shard +shard .* up .* ([0-9]+) \(\1 attached\)" <<<"$status" ||
+      fail "cluster status $shard: $status"
+  done
+  echo "explain: async append, pruning, filter and sort pushdown hold; cluster status agrees"
 }
 
 failover() {
