@@ -69,3 +69,17 @@ pg_cluster_stop() {
 pg_cluster_status() {
   _pg_as_owner "$PG_BIN/pg_ctl" -D "$(cd "$1" && pwd -P)/data" status
 }
+
+# pg_cluster_init_replica DIR PRIMARY_PORT: a streaming replica of the cluster on PRIMARY_PORT,
+# copied with pg_basebackup -R (standby.signal and primary_conninfo written for us). Start it
+# with pg_cluster_start on its own port.
+pg_cluster_init_replica() {
+  local dir=$1 primary_port=$2
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd -P)
+  if [[ $(id -u) -eq 0 ]]; then chown -R postgres:postgres "$dir"; fi
+  if [[ -f "$dir/data/PG_VERSION" ]]; then return 0; fi
+  _pg_as_owner "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$primary_port" -U postgres \
+    -D "$dir/data" -R -X stream --checkpoint=fast >"$dir/basebackup.log" 2>&1 ||
+    { cat "$dir/basebackup.log" >&2; return 1; }
+}

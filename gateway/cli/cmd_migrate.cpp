@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "lqe/schema/migrate.h"
+#include "lqe/schema/shards.h"
 
 namespace lqe::cli {
 
@@ -16,6 +17,7 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
     std::string dsn;
     std::string gateway_role;
     std::string gateway_password;
+    std::string config;
   };
   auto flags = std::make_shared<Flags>();
   cmd->add_option("--dsn", flags->dsn, "PostgreSQL connection string (superuser or owner)")
@@ -25,8 +27,12 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
                   "else lqe_gateway_<database>)");
   cmd->add_option("--gateway-password", flags->gateway_password,
                   "Set the password of the gateway role");
+  cmd->add_option("--config", flags->config,
+                  "Gateway config whose shards: are applied (foreign servers, partitions moved)");
   cmd->callback([flags, cmd, exit_code] {
     try {
+      schema::ShardPlan plan;
+      if (!flags->config.empty()) plan = ShardPlanFromConfig(flags->config);
       pqxx::connection conn(flags->dsn);
       schema::MigrateOptions options;
       if (cmd->count("--gateway-role") > 0) options.gateway_role = flags->gateway_role;
@@ -37,6 +43,12 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
                 << " already applied; catalogue rows added: " << report.catalogue_rows_added
                 << "; partitions created: " << report.partitions_created.size()
                 << "; gateway role: " << report.gateway_role << "\n";
+      if (!plan.nodes.empty()) {
+        const auto shards = schema::ApplyShards(conn, plan);
+        for (const auto& moved : shards.moved) std::cout << "moved " << moved << "\n";
+        std::cout << "shards: " << shards.servers.size() << " nodes, " << shards.moved.size()
+                  << " partitions moved\n";
+      }
       *exit_code = 0;
     } catch (const std::exception& e) {
       std::cerr << "lqe migrate: " << e.what() << "\n";

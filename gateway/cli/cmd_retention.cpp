@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "lqe/schema/partitions.h"
+#include "lqe/schema/shards.h"
 
 namespace lqe::cli {
 
@@ -15,6 +16,7 @@ void RegisterRetention(CLI::App& app, int* exit_code) {
     std::string dsn;
     int days = 0;
     int ahead = 3;
+    std::string config;
   };
   auto flags = std::make_shared<Flags>();
   cmd->add_option("--dsn", flags->dsn, "PostgreSQL connection string")->required();
@@ -24,11 +26,24 @@ void RegisterRetention(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--ahead", flags->ahead, "Create partitions for today .. today+N (default 3)")
       ->check(CLI::Range(0, 366));
+  cmd->add_option("--config", flags->config,
+                  "Gateway config whose shards: are applied: days leaving the hot window move "
+                  "to their node, and the nodes' expired tables are dropped too");
   cmd->callback([flags, exit_code] {
     try {
+      schema::ShardPlan plan;
+      if (!flags->config.empty()) plan = ShardPlanFromConfig(flags->config);
       pqxx::connection conn(flags->dsn);
       const auto dropped = schema::DropPartitionsOlderThan(conn, flags->days);
       for (const auto& name : dropped) std::cout << "dropped logs." << name << "\n";
+      if (!plan.nodes.empty()) {
+        for (const auto& name : schema::DropShardTablesOlderThan(plan, flags->days)) {
+          std::cout << "dropped " << name << "\n";
+        }
+        for (const auto& moved : schema::ApplyShards(conn, plan).moved) {
+          std::cout << "moved " << moved << "\n";
+        }
+      }
       const auto created = schema::EnsurePartitionsAroundToday(conn, 0, flags->ahead);
       for (const auto& name : created) std::cout << "created logs." << name << "\n";
       std::cout << "retention: " << dropped.size() << " partitions dropped, " << created.size()

@@ -2,6 +2,10 @@
 // stores the process exit status in *exit_code (0 ok, 1 failure, 2 usage).
 #pragma once
 
+#include <string>
+
+#include "lqe/schema/shards.h"
+
 namespace CLI {
 class App;
 }
@@ -16,5 +20,9 @@ void RegisterTranslate(CLI::App& app, int* exit_code);  // translator: BigQuery 
 void RegisterServe(CLI::App& app, int* exit_code);      // gateway: the HTTP service
 void RegisterCheck(CLI::App& app, int* exit_code);      // gateway: validate a config
 void RegisterKeygen(CLI::App& app, int* exit_code);     // gateway: new API key and its SHA-256
+void RegisterCluster(CLI::App& app, int* exit_code);    // gateway: nodes, roles, lag, partitions
+
+// The `shards:` of a gateway config (empty plan: none). Throws with every config problem.
+schema::ShardPlan ShardPlanFromConfig(const std::string& config_path);
 
 }  // namespace lqe::cli

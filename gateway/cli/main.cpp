@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   lqe::cli::RegisterLoad(app, &exit_code);
   lqe::cli::RegisterRetention(app, &exit_code);
   lqe::cli::RegisterGenerate(app, &exit_code);
+  lqe::cli::RegisterCluster(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -95,4 +95,51 @@ std::string Metrics::Render(const CacheStats& cache, int pool_in_use, int pool_s
   return out.str();
 }
 
+std::string RenderHostMetrics(const std::vector<HostStats>& hosts) {
+  std::ostringstream out;
+  struct Series {
+    const char* name;
+    const char* type;
+    const char* help;
+  };
+  const Series series[] = {
+      {"lqe_db_connections_in_use", "gauge", "Pooled connections in use per database host."},
+      {"lqe_db_pool_size", "gauge", "Connection pool size per database host."},
+      {"lqe_db_in_rotation", "gauge", "1 when the host takes queries (replicas: healthy)."},
+      {"lqe_db_replica_lag_ms", "gauge", "Replay lag of a replica at its last check (-1: none)."},
+      {"lqe_db_queries_total", "counter", "Queries sent to the host."},
+      {"lqe_db_errors_total", "counter", "Queries the host failed to answer (lost, refused)."},
+  };
+  for (std::size_t i = 0; i < std::size(series); ++i) {
+    out << "# HELP " << series[i].name << " " << series[i].help << "\n# TYPE " << series[i].name
+        << " " << series[i].type << "\n";
+    for (const auto& h : hosts) {
+      long long value = 0;
+      switch (i) {
+        case 0:
+          value = h.in_use;
+          break;
+        case 1:
+          value = h.size;
+          break;
+        case 2:
+          value = h.in_rotation ? 1 : 0;
+          break;
+        case 3:
+          value = h.lag_ms;
+          break;
+        case 4:
+          value = static_cast<long long>(h.queries);
+          break;
+        default:
+          value = static_cast<long long>(h.errors);
+          break;
+      }
+      out << series[i].name << "{host=\"" << h.host << "\",role=\""
+          << (h.primary ? "primary" : "replica") << "\"} " << value << "\n";
+    }
+  }
+  return out.str();
+}
+
 }  // namespace lqe::gateway

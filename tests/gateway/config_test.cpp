@@ -112,6 +112,52 @@ TEST(ConfigTest, LoadsEveryKey) {
   EXPECT_FALSE(two.cache_warming_seconds.has_value());
 }
 
+TEST(ConfigTest, ReplicasAndShards) {
+  TempDir dir;
+  std::string path =
+      dir.Write("gw.yaml",
+                "database:\n  dsn: host=p\n  replicas: [host=r1, 'postgresql://u@r2:5433/db']\n"
+                "  max_replica_lag_ms: 250\n  replica_check_interval_ms: 100\n"
+                "shards:\n  hot_days: 3\n  nodes:\n    - {name: shard_a, dsn: host=s1}\n"
+                "    - {name: shard_b, dsn: host=s2}\n"
+                "endpoints:\n  - name: a\n    query: select 1\n");
+  ConfigResult result = LoadConfig(path);
+  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigErrors>(result).ToString();
+  const Config& c = std::get<Config>(result);
+  EXPECT_EQ(c.replicas, (std::vector<std::string>{"host=r1", "postgresql://u@r2:5433/db"}));
+  EXPECT_EQ(c.max_replica_lag_ms, 250);
+  EXPECT_EQ(c.replica_check_interval_ms, 100);
+  EXPECT_EQ(c.shards.hot_days, 3);
+  ASSERT_EQ(c.shards.nodes.size(), 2u);
+  EXPECT_EQ(c.shards.nodes[1].name, "shard_b");
+  EXPECT_EQ(c.shards.nodes[1].dsn, "host=s2");
+  EXPECT_EQ(DsnHostLabel("postgresql://u:secret@r2:5433/db"), "r2:5433");
+  EXPECT_EQ(DsnHostLabel("host=r1"), "r1:5432");
+}
+
+TEST(ConfigTest, ShardMistakesNameTheLine) {
+  TempDir dir;
+  const std::string head =
+      "database:\n  dsn: host=p\nendpoints:\n  - name: a\n    query: select 1\n";
+  ConfigError e = ExpectError(dir, head + "shards:\n  nodes:\n    - {name: Shard-A, dsn: x}\n");
+  EXPECT_EQ(e.line, 8);
+  EXPECT_EQ(e.message, "a shard name must be a lower-case identifier: Shard-A");
+  e = ExpectError(dir,
+                  head + "shards:\n  nodes:\n    - {name: a, dsn: x}\n    - {name: a, dsn: y}\n");
+  EXPECT_EQ(e.line, 9);
+  EXPECT_EQ(e.message, "duplicate shard name a");
+  e = ExpectError(dir, head + "shards:\n  hot_days: 2\n");
+  EXPECT_EQ(e.line, 7);
+  EXPECT_EQ(e.message, "shards.nodes must list at least one {name, dsn}");
+  e = ExpectError(dir, head + "shards:\n  nodes:\n    - {name: a}\n");
+  EXPECT_EQ(e.message, "a shard node needs name and dsn");
+  e = ExpectError(dir,
+                  "database:\n  dsn: host=p\n  replicas: host=r\nendpoints:\n  - name: a\n"
+                  "    query: select 1\n");
+  EXPECT_EQ(e.line, 3);
+  EXPECT_EQ(e.message, "replicas must be a list of DSNs");
+}
+
 TEST(ConfigTest, DefaultsWhenKeysAreAbsent) {
   TempDir dir;
   ConfigResult result = LoadConfig(dir.Write("gw.yaml", Minimal()));

@@ -1,5 +1,7 @@
 #include "lqe/gateway/config.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -42,9 +44,9 @@ void ParseListen(const std::string& file, const YAML::Node& node, Config& c) {
 }
 
 void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
-  CheckKeys(
-      problems, file, node, "database",
-      {"dsn", "pool_size", "statement_timeout_ms", "connect_timeout_ms", "max_queries_per_key"});
+  CheckKeys(problems, file, node, "database",
+            {"dsn", "pool_size", "statement_timeout_ms", "connect_timeout_ms",
+             "max_queries_per_key", "replicas", "max_replica_lag_ms", "replica_check_interval_ms"});
   if (!node["dsn"]) Fail(file, node, "database.dsn is required");
   c.dsn = GetString(file, node["dsn"], "database.dsn");
   if (node["pool_size"]) {
@@ -61,6 +63,46 @@ void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node
   if (node["max_queries_per_key"]) {
     c.max_queries_per_key = static_cast<int>(
         GetInt(file, node["max_queries_per_key"], "max_queries_per_key", 0, 100000));
+  }
+  if (node["replicas"]) {
+    if (!node["replicas"].IsSequence()) {
+      Fail(file, node["replicas"], "replicas must be a list of DSNs");
+    }
+    for (const auto& replica : node["replicas"]) {
+      c.replicas.push_back(GetString(file, replica, "replicas"));
+    }
+  }
+  if (node["max_replica_lag_ms"]) {
+    c.max_replica_lag_ms = static_cast<int>(
+        GetInt(file, node["max_replica_lag_ms"], "max_replica_lag_ms", 0, 86400000));
+  }
+  if (node["replica_check_interval_ms"]) {
+    c.replica_check_interval_ms = static_cast<int>(
+        GetInt(file, node["replica_check_interval_ms"], "replica_check_interval_ms", 50, 3600000));
+  }
+}
+
+void ParseShards(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
+  CheckKeys(problems, file, node, "shards", {"nodes", "hot_days"});
+  if (node["hot_days"]) {
+    c.shards.hot_days = static_cast<int>(GetInt(file, node["hot_days"], "hot_days", 0, 100000));
+  }
+  if (!node["nodes"] || !node["nodes"].IsSequence() || node["nodes"].size() == 0) {
+    Fail(file, node, "shards.nodes must list at least one {name, dsn}");
+  }
+  std::set<std::string> names;
+  for (const auto& entry : node["nodes"]) {
+    CheckKeys(problems, file, entry, "shard node", {"name", "dsn"});
+    if (!entry["name"] || !entry["dsn"]) Fail(file, entry, "a shard node needs name and dsn");
+    ShardNode shard{GetString(file, entry["name"], "name"), GetString(file, entry["dsn"], "dsn")};
+    static const RE2 identifier_pattern("[a-z_][a-z0-9_]{0,62}");
+    if (!RE2::FullMatch(shard.name, identifier_pattern)) {
+      Fail(file, entry["name"], "a shard name must be a lower-case identifier: " + shard.name);
+    }
+    if (!names.insert(shard.name).second) {
+      Fail(file, entry["name"], "duplicate shard name " + shard.name);
+    }
+    c.shards.nodes.push_back(std::move(shard));
   }
 }
 
@@ -162,7 +204,7 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
   CheckKeys(
       problems, file, root, "the config",
       {"listen", "io_threads", "worker_threads", "database", "catalogue_file", "cache_max_bytes",
-       "http", "log_level", "access_log", "api_keys", "endpoints_dir", "endpoints"});
+       "http", "log_level", "access_log", "api_keys", "endpoints_dir", "endpoints", "shards"});
   auto read = [&](auto&& part) { problems.Collect(file, part); };
   if (root["listen"]) read([&] { ParseListen(file, root["listen"], c); });
   if (root["io_threads"]) {
@@ -193,6 +235,7 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
     });
   }
   if (root["http"]) read([&] { ParseHttp(problems, file, root["http"], c); });
+  if (root["shards"]) read([&] { ParseShards(problems, file, root["shards"], c); });
   if (root["log_level"]) {
     read([&] {
       c.log_level = GetString(file, root["log_level"], "log_level");

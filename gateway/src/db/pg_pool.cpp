@@ -7,14 +7,15 @@
 
 namespace lqe::gateway {
 
-PgPool::PgPool(const std::string& dsn, int size, int connect_timeout_ms) : size_(size) {
+std::string DsnWithConnectTimeout(const std::string& dsn, int connect_timeout_ms) {
   // libpq takes the connect timeout in whole seconds, at least 1 (our unreachable-check bound).
-  int seconds = std::max(1, connect_timeout_ms / 1000);
-  dsn_ = dsn + (dsn.find("://") != std::string::npos
-                    ? std::string(dsn.find('?') == std::string::npos ? "?" : "&") +
-                          "connect_timeout=" + std::to_string(seconds)
-                    : " connect_timeout=" + std::to_string(seconds));
+  std::string seconds = std::to_string(std::max(1, connect_timeout_ms / 1000));
+  if (dsn.find("://") == std::string::npos) return dsn + " connect_timeout=" + seconds;
+  return dsn + (dsn.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=" + seconds;
 }
+
+PgPool::PgPool(const std::string& dsn, int size, int connect_timeout_ms)
+    : dsn_(DsnWithConnectTimeout(dsn, connect_timeout_ms)), size_(size) {}
 
 PgPool::~PgPool() = default;
 
@@ -132,6 +133,25 @@ bool LostConnection(std::string_view state) {
   return StartsWith(state, "08") || state == "57P01" || state == "57P02";
 }
 
+// postgres_fdw's "could not connect to server "NAME"": the shard's name, else "".
+std::string UnreachableShard(std::string_view message) {
+  constexpr std::string_view kPrefix = "could not connect to server \"";
+  auto at = message.find(kPrefix);
+  if (at == std::string_view::npos) return {};
+  auto start = at + kPrefix.size();
+  auto end = message.find('"', start);
+  return end == std::string_view::npos ? std::string()
+                                       : std::string(message.substr(start, end - start));
+}
+
+// The coordinator's connection is fine; one of its foreign servers is not.
+QueryResult ShardFailure(std::string shard) {
+  QueryResult failure =
+      Failure(QueryStatus::kUnavailable, "shard " + shard + " is unavailable", "08001");
+  failure.shard = std::move(shard);
+  return failure;
+}
+
 // One attempt of RunQuery on one leased connection.
 QueryResult RunOnce(PgPool::Lease& lease, const std::string& sql,
                     const std::vector<const char*>& args, int max_rows, int timeout_ms,
@@ -162,12 +182,19 @@ QueryResult RunOnce(PgPool::Lease& lease, const std::string& sql,
     // The result outlives the connection's lease; rows are rendered from it in place.
     out.rows = ResultRows(rows, limit);
     return out;
-  } catch (const pqxx::broken_connection&) {
+  } catch (const pqxx::broken_connection& e) {
+    // libpqxx reports every SQLSTATE 08 this way, postgres_fdw's own failures included.
+    if (std::string shard = UnreachableShard(e.what()); !shard.empty()) {
+      return ShardFailure(std::move(shard));
+    }
     lease.MarkBroken();
     *retry = true;
     return Failure(QueryStatus::kUnavailable, "the database is unavailable");
   } catch (const pqxx::sql_error& e) {
     const std::string& state = e.sqlstate();
+    if (std::string shard = UnreachableShard(e.what()); !shard.empty()) {
+      return ShardFailure(std::move(shard));
+    }
     QueryStatus status = ClassifySqlState(state);
     // Postgres reports a value past its 1 GB allocation limit as an internal error.
     if (state == "XX000" && std::string_view(e.what()).find("invalid memory alloc request size") !=

@@ -107,6 +107,15 @@ GatewayError FromQueryFailure(const QueryResult& r, const EndpointDef& e, int ti
       return MakeError(499, "the client closed the connection before the query finished",
                        "client_closed");
     case QueryStatus::kUnavailable: {
+      if (!r.shard.empty()) {
+        GatewayError error = MakeError(503,
+                                       "shard " + r.shard +
+                                           " is unavailable; this query reads partitions stored "
+                                           "on it; retry shortly",
+                                       "shard_unavailable", {{"shard", r.shard}});
+        error.headers.emplace_back("Retry-After", "5");
+        return error;
+      }
       GatewayError error =
           MakeError(503, "the database is unavailable; retry shortly", "unavailable");
       error.headers.emplace_back("Retry-After", "5");

@@ -20,6 +20,16 @@ namespace lqe::gateway {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
+namespace {
+
+std::shared_ptr<PgHosts> MakeHosts(const Config& c) {
+  return std::make_shared<PgHosts>(PgHostsOptions{c.dsn, c.replicas, c.pool_size,
+                                                  c.connect_timeout_ms, c.max_replica_lag_ms,
+                                                  c.replica_check_interval_ms});
+}
+
+}  // namespace
+
 Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
                std::shared_ptr<Metrics> metrics, StateBuilder builder)
     : impl_(std::make_unique<Impl>()) {
@@ -29,7 +39,8 @@ Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
   s.config_path = std::move(config_path);
   s.metrics = std::move(metrics);
   s.cache = MakeInProcessCache(s.clock, c.cache_max_bytes);
-  state->pool = std::make_shared<PgPool>(c.dsn, c.pool_size, c.connect_timeout_ms);
+  state->hosts = MakeHosts(c);
+  state->pool = state->hosts->Primary();
   int workers = c.worker_threads > 0 ? c.worker_threads : 2 * c.pool_size;
   s.workers = std::make_unique<asio::thread_pool>(static_cast<std::size_t>(workers));
   s.io_threads = c.io_threads > 0
@@ -147,12 +158,15 @@ std::string Server::Impl::Reload() {
   const Config& was = previous->config;
   const Config& now = next->config;
   if (now.dsn != was.dsn || now.pool_size != was.pool_size ||
-      now.connect_timeout_ms != was.connect_timeout_ms) {
-    next->pool = std::make_shared<PgPool>(now.dsn, now.pool_size, now.connect_timeout_ms);
-    spdlog::info("reload: database settings changed; new queries use a new connection pool");
+      now.connect_timeout_ms != was.connect_timeout_ms || now.replicas != was.replicas ||
+      now.max_replica_lag_ms != was.max_replica_lag_ms ||
+      now.replica_check_interval_ms != was.replica_check_interval_ms) {
+    next->hosts = MakeHosts(now);
+    spdlog::info("reload: database settings changed; new queries use new connection pools");
   } else {
-    next->pool = previous->pool;
+    next->hosts = previous->hosts;
   }
+  next->pool = next->hosts->Primary();
   // Results read from another database are not this database's results.
   bool other_database = now.dsn != was.dsn;
   for (const auto& [id, old] : previous->by_id) {
@@ -206,21 +220,22 @@ Context Server::Impl::MakeContext() {
   context.metrics = metrics.get();
   int timeout = context.state->config.statement_timeout_ms;
   // Raw pointers are enough: the context and any loader built from it hold the snapshot that
-  // owns the pool.
-  PgPool* p = context.state->pool.get();
-  context.run_query = [p, timeout](const std::string& sql,
-                                   const std::vector<std::optional<std::string>>& params,
-                                   int max_rows, QueryCancel* cancel) {
-    return RunQuery(*p, sql, params, max_rows, timeout, cancel);
+  // owns the hosts.
+  PgHosts* hosts = context.state->hosts.get();
+  context.run_query = [hosts, timeout](const std::string& sql,
+                                       const std::vector<std::optional<std::string>>& params,
+                                       int max_rows, QueryCancel* cancel) {
+    return hosts->RunRead(sql, params, max_rows, timeout, cancel);
   };
   context.shared_cancel = shared_cancel;
   context.key_limiter = &key_limiter;
-  context.ready = [p] {
-    QueryResult r = RunQuery(*p, "SELECT 1", {}, -1, 2000, nullptr);
+  context.ready = [hosts] {
+    QueryResult r = hosts->RunRead("SELECT 1", {}, -1, 2000, nullptr);
     return r.status == QueryStatus::kOk;
   };
-  context.metrics_text = [this, p] {
-    return metrics->Render(cache->Stats(), p->InUse(), p->Size());
+  context.metrics_text = [this, hosts] {
+    return metrics->Render(cache->Stats(), hosts->InUse(), hosts->Size()) +
+           RenderHostMetrics(hosts->Stats());
   };
   return context;
 }

@@ -53,6 +53,22 @@ struct ApiKey {
   std::vector<std::string> endpoints;  // names or ids
 };
 
+// A shard node of the sharded layout: a Postgres that holds older days' partitions, reached from
+// the coordinator through postgres_fdw. `dsn` is an owner login on that node (migrate and
+// retention create and drop tables with it; the coordinator's foreign server copies its host,
+// port, database, user and password).
+struct ShardNode {
+  std::string name;  // the foreign server's name on the coordinator; errors name it
+  std::string dsn;
+};
+
+// `shards:`: days older than `hot_days` before today move from the coordinator to the nodes,
+// round robin by day, when `lqe migrate` or `lqe retention` runs.
+struct ShardLayout {
+  std::vector<ShardNode> nodes;
+  int hot_days = 7;
+};
+
 struct Config {
   std::string path;  // the file it came from
   std::string listen_host = "127.0.0.1";
@@ -64,7 +80,13 @@ struct Config {
   int statement_timeout_ms = 15000;
   int connect_timeout_ms = 2000;
   int max_queries_per_key = 0;  // uncached queries one API key runs at once; 0: pool_size / 2
-  std::string catalogue_file;   // absolute after loading; empty: catalogue from Postgres only
+  // Streaming replicas of `dsn`: endpoint queries go to them (least busy first), everything
+  // else to the primary. A replica down or lagging more than max_replica_lag_ms is skipped.
+  std::vector<std::string> replicas;
+  int max_replica_lag_ms = 5000;
+  int replica_check_interval_ms = 1000;
+  ShardLayout shards;          // no nodes: a single node
+  std::string catalogue_file;  // absolute after loading; empty: catalogue from Postgres only
   std::size_t cache_max_bytes = 256u << 20;
   std::size_t max_header_bytes = 64u << 10;
   std::size_t max_url_bytes = 64u << 10;

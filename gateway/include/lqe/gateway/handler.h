@@ -18,6 +18,7 @@
 #include "lqe/gateway/key_limiter.h"
 #include "lqe/gateway/metrics.h"
 #include "lqe/gateway/params.h"
+#include "lqe/gateway/pg_hosts.h"
 #include "lqe/gateway/pg_pool.h"
 #include "lqe/gateway/query_cancel.h"
 #include "lqe/gateway/result_cache.h"
@@ -39,6 +40,8 @@ struct GatewayState {
   // settings shares the previous snapshot's pool; one that changes them gets a new pool, and
   // queries already running finish on the old one.
   std::shared_ptr<PgPool> pool;
+  // The primary (whose pool `pool` is) and the read replicas; endpoint queries read through it.
+  std::shared_ptr<PgHosts> hosts;
 };
 
 // Runs SQL with text params, at most max_rows rows, cancellable through `cancel` (may be null;

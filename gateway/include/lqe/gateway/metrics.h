@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "lqe/gateway/pg_hosts.h"
 #include "lqe/gateway/result_cache.h"
 
 namespace lqe::gateway {
@@ -59,5 +60,8 @@ class Metrics {
   std::atomic<std::uint64_t> accept_failures_{0};
   std::atomic<int> open_connections_{0};
 };
+
+// Per database host: pool use, rotation, replay lag, queries and errors (labels host, role).
+std::string RenderHostMetrics(const std::vector<HostStats>& hosts);
 
 }  // namespace lqe::gateway

@@ -69,6 +69,9 @@ class PgPool {
   int in_use_ = 0;
 };
 
+// The DSN with libpq's connect_timeout set (whole seconds, at least 1).
+std::string DsnWithConnectTimeout(const std::string& dsn, int connect_timeout_ms);
+
 // The rows of a query result, read in place from libpq's result (no copy), or held in memory
 // (test doubles build them from a list of rows).
 class ResultRows {
@@ -109,6 +112,9 @@ struct QueryResult {
   bool truncated = false;  // the query had more than max_rows rows
   std::string message;
   std::string sqlstate;
+  // kUnavailable because a postgres_fdw shard did not answer: the shard's server name. Another
+  // host of the coordinator would fail the same way.
+  std::string shard;
   double seconds = 0;
 };
 

@@ -1,0 +1,329 @@
+#!/usr/bin/env bash
+# The scale-out suite against real PostgreSQL 15 clusters, one phase per ctest test:
+#   setup       three clusters: P (primary: databases coord, single, shard_b), R (a streaming
+#               replica of P made with pg_basebackup -R), S (shard node: database shard_a). The
+#               same events go into `single` (one node) and `coord`, whose older days then move
+#               to shard_a / shard_b by `lqe migrate --config`. Two gateways: one on `single`,
+#               one on `coord` with R as its replica.
+#   identical   every stored endpoint and a corpus of sandbox queries answer the same on both.
+#   explain     the coordinator's plans: async foreign scans, pruning, filter and aggregate
+#               pushdown.
+#   failover    R is killed under load: no request fails; R comes back into rotation.
+#   shard_down  S is stopped: queries that need shard_a get a 503 naming it, others answer.
+#   teardown    stops what setup started (by recorded pid and data directory).
+# Usage: cluster_test.sh PHASE STATE_DIR SOURCE_DIR LQE_BINARY
+set -euo pipefail
+phase=$1 state=$2 src=$3 lqe=$4
+source "$src/deploy/lib/pg-cluster.sh"
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# mark STEP: seconds since the phase began, so a slow step shows in the test log.
+mark() {
+  echo "[$SECONDS s] $*"
+}
+
+psql_at() {  # psql_at PORT DB SQL
+  psql -X -q -v ON_ERROR_STOP=1 -tA "postgresql://postgres@127.0.0.1:$1/$2" -c "$3"
+}
+
+# get GATEWAY PATH-AND-QUERY: prints the body, then the status on the last line.
+get() {
+  curl -sS -G -H "X-API-KEY: $(cat "$state/api-key")" -w '\n%{http_code}' "http://127.0.0.1:$1$2" \
+    "${@:3}"
+}
+
+start_gateway() {  # start_gateway NAME
+  "$lqe" serve --config "$state/$1.yaml" >"$state/$1.log" 2>&1 &
+  echo $! >"$state/$1.pid"
+  # It listens on a port the kernel picks (a port chosen in advance may be taken meanwhile,
+  # even by an outgoing connection); the port is read from its start-up log line.
+  local port=""
+  for _ in $(seq 1 300); do
+    if [[ -z $port ]]; then
+      port=$(sed -n 's/.*lqe serving [0-9]* endpoints on [^ ]*:\([0-9]*\) with.*/\1/p' "$state/$1.log")
+      [[ -n $port ]] && echo "$port" >"$state/$1.port"
+    fi
+    if [[ -n $port ]] && curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1; then return 0; fi
+    sleep 0.1
+  done
+  cat "$state/$1.log" >&2
+  fail "gateway $1 did not become ready in 30 s"
+}
+
+write_config() {  # write_config NAME DSN EXTRA-YAML
+  cat >"$state/$1.yaml" <<EOF
+listen: 127.0.0.1:0
+io_threads: 1
+worker_threads: 8
+database:
+  dsn: $2
+  pool_size: 4
+  statement_timeout_ms: 15000
+  connect_timeout_ms: 1000
+  max_queries_per_key: 16
+$3
+catalogue_file: $src/schema/catalogue_seed.tsv
+access_log: false
+log_level: info
+api_keys:
+  - name: test
+    sha256_file: $state/api-key.sha256
+    endpoints: ["*"]
+endpoints_dir: $src/sql
+EOF
+}
+
+setup() {
+  rm -rf "$state"
+  mkdir -p "$state"
+  chmod 755 "$state"
+  local p s r
+  p=$(pg_free_port)
+  s=$(pg_free_port)
+  r=$(pg_free_port)
+  echo "$p" >"$state/p.port"
+  echo "$s" >"$state/s.port"
+  echo "$r" >"$state/r.port"
+  pg_cluster_init "$state/s" &
+  local init_s=$!
+  pg_cluster_init "$state/p" || fail "cannot init the primary cluster"
+  wait "$init_s" || fail "cannot init the shard cluster"
+  pg_cluster_start "$state/p" "$p" || fail "cannot start the primary cluster"
+  pg_cluster_start "$state/s" "$s" || fail "cannot start the shard cluster"
+  mark "clusters started"
+  for db in coord single shard_b; do psql_at "$p" postgres "CREATE DATABASE $db"; done
+  psql_at "$s" postgres "CREATE DATABASE shard_a"
+  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/single" --gateway-role lqe_gw_single >/dev/null &
+  local single_migrate=$!
+  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/coord" --gateway-role lqe_gw_coord >/dev/null
+  wait "$single_migrate" || fail "migrating single failed"
+  mark "migrated" 
+  # Same events, both layouts; the 8 days before now.
+  "$lqe" generate --source all --count 400 --seed 7 --projects 5 --out-dir "$state" \
+    --now "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  load_all() {  # load_all DB: every source's file, one after the other
+    local f
+    for f in "$state"/*.ndjson; do
+      "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/$1" --source "$(basename "$f" .ndjson)" \
+        "$f" >/dev/null
+    done
+  }
+  load_all single &
+  local single_load=$!
+  load_all coord || fail "loading coord failed"
+  wait "$single_load" || fail "loading single failed"
+  mark "events loaded" 
+  # bench/cluster adds a larger edge table the same way.
+  if [[ ${LQE_CLUSTER_EDGE_EVENTS:-0} -gt 0 ]]; then
+    "$lqe" generate --source edge --count "$LQE_CLUSTER_EDGE_EVENTS" --seed 11 --projects 5 \
+      --now "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$state/edge-bulk.ndjson"
+    "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/single" --source edge \
+      "$state/edge-bulk.ndjson" >/dev/null &
+    local bulk=$!
+    "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/coord" --source edge \
+      "$state/edge-bulk.ndjson" >/dev/null || fail "bulk load into coord failed"
+    wait "$bulk" || fail "bulk load into single failed"
+    mark "bulk edge events loaded" 
+    rm "$state/edge-bulk.ndjson"
+  fi
+  # The key and both gateway configs; the sharded layout is a YAML change plus lqe migrate.
+  head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$state/api-key"
+  printf '%s' "$(cat "$state/api-key")" | sha256sum | cut -d' ' -f1 >"$state/api-key.sha256"
+  write_config single "postgresql://lqe_gw_single@127.0.0.1:$p/single" ""
+  write_config coord "postgresql://lqe_gw_coord@127.0.0.1:$p/coord" "  replicas:
+    - postgresql://lqe_gw_coord@127.0.0.1:$r/coord
+  max_replica_lag_ms: 5000
+  replica_check_interval_ms: 200
+shards:
+  hot_days: 2
+  nodes:
+    - name: shard_a
+      dsn: postgresql://postgres@127.0.0.1:$s/shard_a
+    - name: shard_b
+      dsn: postgresql://postgres@127.0.0.1:$p/shard_b"
+  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/coord" --config "$state/coord.yaml" \
+    >"$state/migrate-shards.log"
+  mark "shards applied: $(grep -c '^moved' "$state/migrate-shards.log") partitions moved"
+  for db in single coord; do psql_at "$p" "$db" "ANALYZE"; done
+  grep -q "shards: 2 nodes" "$state/migrate-shards.log" || fail "migrate did not apply the shards"
+  grep -q -- "-> shard_a" "$state/migrate-shards.log" || fail "no partition moved to shard_a"
+  grep -q -- "-> shard_b" "$state/migrate-shards.log" || fail "no partition moved to shard_b"
+  # The replica: a base backup of P, streaming from it.
+  pg_cluster_init_replica "$state/r" "$p" || fail "pg_basebackup failed"
+  pg_cluster_start "$state/r" "$r" || fail "cannot start the replica"
+  [[ $(psql_at "$r" coord "SELECT pg_is_in_recovery()") == t ]] || fail "R is not a standby"
+  mark "replica streaming"
+  start_gateway single
+  start_gateway coord
+  mark "gateways ready" 
+}
+
+teardown() {
+  for g in single coord; do
+    if [[ -f $state/$g.pid ]]; then
+      kill "$(cat "$state/$g.pid")" 2>/dev/null || true
+    fi
+  done
+  for c in r s p; do pg_cluster_stop "$state/$c"; done
+}
+
+# compare PATH [curl args...]: both gateways answer 200 with the same JSON.
+compare() {
+  local one two
+  one=$(get "$(cat "$state/single.port")" "$@")
+  two=$(get "$(cat "$state/coord.port")" "$@")
+  [[ ${one##*$'\n'} == 200 ]] || fail "single node: $* -> ${one##*$'\n'}: ${one%$'\n'*}"
+  [[ ${two##*$'\n'} == 200 ]] || fail "sharded: $* -> ${two##*$'\n'}: ${two%$'\n'*}"
+  diff <(jq -S . <<<"${one%$'\n'*}") <(jq -S . <<<"${two%$'\n'*}") >/dev/null ||
+    fail "different results for $*"
+  [[ $(jq '.result | length' <<<"${one%$'\n'*}") -gt 0 ]] || fail "no rows for $*"
+  compared=$((compared + 1))
+}
+
+identical() {
+  compared=0
+  local p project start
+  p=$(cat "$state/p.port")
+  project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+  local all=(--data-urlencode "project=$project" --data-urlencode "iso_timestamp_start=$start")
+  compare /api/endpoints/query/logs.all "${all[@]}"
+  compare /api/endpoints/query/logs.all --data-urlencode "project=$project"
+  for interval in daily hourly 7day; do
+    compare /api/endpoints/query/usage.api-counts --data-urlencode "interval=$interval" \
+      --data-urlencode "project=.*"
+  done
+  while IFS= read -r query; do
+    [[ -z $query || $query == \#* ]] && continue
+    compare /api/endpoints/query/logs.all "${all[@]}" --data-urlencode "sql=$query"
+  done <"$src/tests/cluster/sandbox_queries.sql"
+  while IFS= read -r query; do
+    [[ -z $query || $query == \#* ]] && continue
+    compare /api/endpoints/query/logs.all "${all[@]}" --data-urlencode "lql=$query"
+  done <"$src/tests/cluster/lql_queries.txt"
+  echo "identical: $compared requests gave the same results on one node and on the shards"
+}
+
+explain() {
+  local p plan cold hot
+  p=$(cat "$state/p.port")
+  plan=$(psql_at "$p" coord "EXPLAIN (VERBOSE, COSTS OFF) SELECT id, event_message FROM logs.edge
+    WHERE project = 'x' AND timestamp > now() - interval '9 days'")
+  grep -q "Async Foreign Scan" <<<"$plan" || fail "no async foreign scan: $plan"
+  grep -q "Remote SQL: .*WHERE .*project = 'x'" <<<"$plan" || fail "filter not pushed: $plan"
+  cold=$(psql_at "$p" coord "SELECT min(to_date(right(c.relname, 8), 'YYYYMMDD'))::text FROM
+    pg_foreign_table f JOIN pg_class c ON c.oid = f.ftrelid WHERE c.relname LIKE 'edge_p%'")
+  plan=$(psql_at "$p" coord "EXPLAIN (COSTS OFF) SELECT count(*) FROM logs.edge
+    WHERE timestamp >= '$cold' AND timestamp < date '$cold' + 1")
+  [[ $(grep -c "Foreign Scan" <<<"$plan") == 1 ]] || fail "pruning: one day, one node: $plan"
+  grep -q "Seq Scan\|Index" <<<"$plan" && fail "pruning: a cold day read a local partition: $plan"
+  hot=$(date -u +%Y-%m-%d)
+  plan=$(psql_at "$p" coord "EXPLAIN (COSTS OFF) SELECT count(*) FROM logs.edge
+    WHERE timestamp >= '$hot'")
+  grep -q "Foreign Scan" <<<"$plan" && fail "pruning: today read a node: $plan"
+  # Each node sorts its own rows for an ordered listing (PostgreSQL 15 pushes no LIMIT or
+  # partial aggregate through a partitioned table; see NOTES-scaleout.md).
+  plan=$(psql_at "$p" coord "EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM logs.edge
+    WHERE project = 'x' AND timestamp >= '$cold' AND timestamp < date '$cold' + 1
+    ORDER BY timestamp DESC LIMIT 5")
+  grep -q "Remote SQL: .*WHERE .*project = 'x'.* ORDER BY .*timestamp.* DESC" <<<"$plan" ||
+    fail "ordered remote scan: $plan"
+  # lqe cluster status: every node up, the shards' tables all attached on the coordinator.
+  local status
+  status=$("$lqe" cluster status --config "$state/coord.yaml" \
+    --dsn "postgresql://postgres@127.0.0.1:$p/coord") || fail "cluster status: $status"
+  grep -Eq "^replica 1 +replica .* up +[0-9]+ ms" <<<"$status" || fail "cluster status replica: $status"
+  for shard in shard_a shard_b; do
+    grep -Eq "^$shard +shard .* up .* ([0-9]+) \(\1 attached\)" <<<"$status" ||
+      fail "cluster status $shard: $status"
+  done
+  echo "explain: async append, pruning, filter and sort pushdown hold; cluster status agrees"
+}
+
+failover() {
+  local port r failed=0 total=0 metrics
+  port=$(cat "$state/coord.port")
+  r=$(cat "$state/r.port")
+  for _ in $(seq 1 50); do
+    metrics=$(curl -fsS "http://127.0.0.1:$port/metrics")
+    grep -q "lqe_db_in_rotation{host=\"127.0.0.1:$r\",role=\"replica\"} 1" <<<"$metrics" && break
+    sleep 0.1
+  done
+  grep -q "lqe_db_in_rotation{host=\"127.0.0.1:$r\",role=\"replica\"} 1" <<<"$metrics" ||
+    fail "the replica never joined the rotation: $metrics"
+  # Four clients, uncached listing queries, while R is killed (immediate shutdown).
+  local key
+  key=$(cat "$state/api-key")
+  seq 1 400 | xargs -P 4 -I{} curl -s -o /dev/null -w '%{http_code}\n' -H "X-API-KEY: $key" \
+    "http://127.0.0.1:$port/api/endpoints/query/logs.all?project=p{}" >"$state/failover.codes" &
+  local load=$!
+  sleep 0.5
+  _pg_as_owner "$PG_BIN/pg_ctl" -D "$state/r/data" -m immediate -w stop >/dev/null
+  wait "$load"
+  total=$(wc -l <"$state/failover.codes")
+  failed=$(grep -vc '^200$' "$state/failover.codes" || true)
+  [[ $total == 400 ]] || fail "expected 400 answers, got $total"
+  [[ $failed == 0 ]] || fail "$failed of $total requests failed while the replica died"
+  metrics=$(curl -fsS "http://127.0.0.1:$port/metrics")
+  grep -q "lqe_db_in_rotation{host=\"127.0.0.1:$r\",role=\"replica\"} 0" <<<"$metrics" ||
+    fail "the dead replica is still in rotation"
+  local before after
+  before=$(grep "^lqe_db_queries_total{.*role=\"replica\"}" <<<"$metrics" | awk '{print $2}')
+  [[ $before -gt 0 ]] || fail "no query reached the replica before it died"
+  grep -q '^lqe_db_queries_total{.*role="primary"} [1-9]' <<<"$metrics" ||
+    fail "no query fell back to the primary"
+  # Back up: the health check puts it back into rotation, and it takes queries again.
+  pg_cluster_start "$state/r" "$r" || fail "cannot restart the replica"
+  for _ in $(seq 1 100); do
+    metrics=$(curl -fsS "http://127.0.0.1:$port/metrics")
+    grep -q "lqe_db_in_rotation{host=\"127.0.0.1:$r\",role=\"replica\"} 1" <<<"$metrics" && break
+    sleep 0.1
+  done
+  grep -q "lqe_db_in_rotation{host=\"127.0.0.1:$r\",role=\"replica\"} 1" <<<"$metrics" ||
+    fail "the restarted replica did not rejoin the rotation"
+  get "$port" /api/endpoints/query/logs.all --data-urlencode project=p1 >/dev/null
+  after=$(curl -fsS "http://127.0.0.1:$port/metrics" |
+    grep "^lqe_db_queries_total{.*role=\"replica\"}" | awk '{print $2}')
+  [[ $after -gt $before ]] || fail "the rejoined replica takes no queries"
+  echo "failover: $total requests, 0 failed; replica out, fallback to primary, back in rotation"
+}
+
+shard_down() {
+  local port s body hot start project
+  port=$(cat "$state/coord.port")
+  s=$(cat "$state/s.port")
+  project=$(psql_at "$(cat "$state/p.port")" single "SELECT project FROM logs.edge LIMIT 1")
+  _pg_as_owner "$PG_BIN/pg_ctl" -D "$state/s/data" -m fast -w stop >/dev/null
+  hot=$(date -u -d '1 hour ago' +%Y-%m-%dT%H:%M:%SZ)
+  body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
+    --data-urlencode "iso_timestamp_start=$hot")
+  [[ ${body##*$'\n'} == 200 ]] || fail "a hot-only query failed with shard_a down: $body"
+  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+  body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
+    --data-urlencode "iso_timestamp_start=$start")
+  [[ ${body##*$'\n'} == 503 ]] || fail "expected 503 for a query over shard_a: $body"
+  local json=${body%$'\n'*}
+  [[ $(jq -r .error.reason <<<"$json") == shard_unavailable ]] || fail "reason: $json"
+  [[ $(jq -r .error.shard <<<"$json") == shard_a ]] || fail "shard: $json"
+  [[ $(jq -r .error.message <<<"$json") == "shard shard_a is unavailable; this query reads partitions stored on it; retry shortly" ]] ||
+    fail "message: $json"
+  pg_cluster_start "$state/s" "$s" || fail "cannot restart the shard"
+  body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
+    --data-urlencode "iso_timestamp_start=$start")
+  [[ ${body##*$'\n'} == 200 ]] || fail "the shard is back but the query still fails: $body"
+  echo "shard_down: 503 naming shard_a only for queries over its days; back when it is"
+}
+
+case $phase in
+  setup) setup ;;
+  teardown) teardown ;;
+  identical) identical ;;
+  explain) explain ;;
+  failover) failover ;;
+  shard_down) shard_down ;;
+  *) fail "unknown phase $phase" ;;
+esac
