@@ -58,8 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (((mode >> 2) & 3) != 0) request.headers["content-encoding"] = kEncodings[(mode >> 2) & 3];
 
   std::string decoded;
-  const auto status = lqe::gateway::ingest::Decompress(
-      (mode & 16) != 0 ? "deflate" : "gzip", request.body, kMaxDecoded, &decoded);
+  const auto status = lqe::gateway::ingest::Decompress((mode & 16) != 0 ? "deflate" : "gzip",
+                                                       request.body, kMaxDecoded, &decoded);
   Check(decoded.size() <= kMaxDecoded || status != lqe::gateway::ingest::DecodeStatus::kOk);
 
   PendingRequest pending;

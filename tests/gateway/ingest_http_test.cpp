@@ -326,7 +326,8 @@ TEST_F(IngestHttpTest, PartlyRefusedBatchStoresTheRestAndAnswers406) {
   ASSERT_EQ(reasons.size(), 3u) << r.body;
   std::string future(reasons[0].as_string());
   EXPECT_EQ(future.rfind("event 1: timestamp ", 0), 0u) << future;
-  EXPECT_NE(future.find(" is more than 1 hour after the ingest time "), std::string::npos) << future;
+  EXPECT_NE(future.find(" is more than 1 hour after the ingest time "), std::string::npos)
+      << future;
   EXPECT_EQ(reasons[1].as_string(), "event 2: not a JSON object");
   EXPECT_EQ(reasons[2].as_string(),
             "event 3: a string contains a NUL character (\\u0000), which PostgreSQL cannot store");
