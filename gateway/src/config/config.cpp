@@ -14,7 +14,7 @@ std::shared_ptr<EndpointDef> ParseEndpoint(Problems& problems, const std::string
                                            const YAML::Node& node);
 void ParseIngest(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void ParseSources(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
-void CheckIngestKeys(Problems& problems, const std::string& file, const Config& c);
+void CheckIngestKeys(Problems& problems, const std::string& file, int line, const Config& c);
 }  // namespace config
 
 using config::CheckKeys;
@@ -253,7 +253,7 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
         ConfigError{file, LineOf(root), "no endpoints defined (endpoints_dir or endpoints)"});
   }
   CheckUnique(problems, c);
-  config::CheckIngestKeys(problems, file, c);
+  config::CheckIngestKeys(problems, file, root["api_keys"] ? LineOf(root["api_keys"]) : 0, c);
 }
 
 }  // namespace

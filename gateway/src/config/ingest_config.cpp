@@ -84,14 +84,14 @@ void ParseSources(Problems& problems, const std::string& file, const YAML::Node&
   }
 }
 
-void CheckIngestKeys(Problems& problems, const std::string& file, const Config& c) {
+void CheckIngestKeys(Problems& problems, const std::string& file, int line, const Config& c) {
   std::set<std::string> names;
   for (const auto& s : c.sources) names.insert(s.name);
   for (const auto& key : c.api_keys) {
     for (const auto& name : key.ingest) {
       if (!names.contains(name)) {
-        problems.Add(
-            ConfigError{file, 0, "api key " + key.name + ": ingest names unknown source " + name});
+        problems.Add(ConfigError{file, line,
+                                 "api key " + key.name + ": ingest names unknown source " + name});
       }
     }
   }
