@@ -79,20 +79,20 @@ IngestWriter::IngestWriter(const std::string& dsn, const std::string& source)
     extra_ = std::make_unique<CatalogueEvolver>(catalogue, "extra");
     writer_ = std::make_unique<BatchWriter>(*conn_, source_);
   } catch (const PgError& e) {
-    throw IngestError(e.what());
+    throw IngestError(e.what(), e.sqlstate());
   }
 }
 
 IngestWriter::~IngestWriter() = default;
 
-bool IngestWriter::Stage(FormedEvent&& event, std::string* refusal, std::int64_t line_no) {
+bool IngestWriter::Stage(const FormedEvent& event, std::string* refusal, std::int64_t line_no) {
   if (!metadata_->Observe(&event.metadata, refusal) || !extra_->Observe(&event.extra, refusal)) {
     return false;
   }
   Row row;
   row.line_no = line_no;
   row.user_id = event.id_given;
-  row.id = std::move(event.id);
+  row.id = event.id;
   row.given_ts = event.timestamp_given;
   row.ts = event.timestamp_micros;
   AppendCopyRow(row.id, row.ts, event.event_message, event.project,
@@ -127,7 +127,7 @@ WriteCounts IngestWriter::Write(SealedBatch& sealed) {
     counts.loaded = result.loaded;
     counts.duplicates = result.duplicates;
   } catch (const PgError& e) {
-    throw IngestError(e.what());
+    throw IngestError(e.what(), e.sqlstate());
   }
   for (const auto& c : sealed.batch_->conflicts) counts.conflicts += c.count;
   conflicts_total += counts.conflicts;

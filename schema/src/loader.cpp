@@ -142,7 +142,7 @@ void Loader::Line(std::int64_t line_no, std::string_view line) {
   std::string error;
   ++stats_->lines;
   if (!ParseEventLine(line, storage, &value, form_, &event, &error) ||
-      !writer_.Stage(std::move(event), &error, line_no)) {
+      !writer_.Stage(event, &error, line_no)) {
     Reject(line_no, error);
   }
 }

@@ -404,6 +404,24 @@ TEST_F(IngestHttpTest, DatabaseFailureIsRetryable503) {
   EXPECT_EQ(Count("auth"), 0);
 }
 
+TEST_F(IngestHttpTest, DataPostgresRefusesIsA400NotAnEndlessRetry) {
+  Start();
+  // 1e400 parses as infinity, which jsonb cannot hold: sending it again would fail again, so
+  // the answer is not retryable (Vector drops it instead of retrying forever).
+  auto r = Post("/api/logs?source_name=gotrue.logs.prod",
+                R"([{"message":"inf","metadata":{"big":1e400}}])");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_EQ(ErrorReason(r), "refused_by_database");
+  EXPECT_EQ(ErrorMessage(r).rfind("PostgreSQL refused these events (sending them again fails "
+                                  "again): ",
+                                  0),
+            0u)
+      << r.body;
+  r = Post("/api/logs?source_name=gotrue.logs.prod", R"([{"message":"fine"}])");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Count("auth"), 1);
+}
+
 TEST_F(IngestHttpTest, StoredEventsAreReadThroughLogsAll) {
   Start();
   auto r = Post(

@@ -160,7 +160,7 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
   // [] and {"batch":[]}: nothing to do. A batch whose events were all refused still goes
   // through the queue, so its refusals are counted like any other.
   if (job.events.empty() && job.refusals.empty())
-    return OutcomeResponse(IngestOutcome{true, {}, {}});
+    return OutcomeResponse(IngestOutcome{true, {}, {}, true});
   return job;
 }
 
@@ -172,6 +172,11 @@ Response QueueFullResponse(int retry_after_seconds) {
 }
 
 Response OutcomeResponse(const IngestOutcome& outcome) {
+  if (!outcome.stored && !outcome.retryable) {
+    return Error(
+        400, "PostgreSQL refused these events (sending them again fails again): " + outcome.error,
+        "refused_by_database");
+  }
   if (!outcome.stored) {
     Response response = Error(503, "events not stored, try again: " + outcome.error, "unavailable");
     response.AddHeader("Retry-After", "1");

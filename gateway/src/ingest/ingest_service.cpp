@@ -90,20 +90,19 @@ void IngestService::Run(Writer& writer) {
   }
 }
 
-void IngestService::WriteEvents(Writer& writer, std::vector<IngestJob>& group, std::uint64_t events,
-                                std::vector<IngestOutcome>* outcomes_out, std::string* error_out) {
-  const std::string& table = group.front().table;
-  std::vector<IngestOutcome>& outcomes = *outcomes_out;
-  std::string& error = *error_out;
+bool IngestService::WriteEvents(Writer& writer, const std::vector<IngestJob*>& jobs,
+                                std::vector<std::vector<std::string>>* refusals, std::string* error,
+                                bool* data_refused) {
+  const std::string& table = jobs.front()->table;
   try {
     auto& slot = writer.tables[table];
     if (!slot) slot = std::make_unique<schema::IngestWriter>(dsn_, table);
     const std::int64_t duplicates_before = slot->StagedDuplicates();
-    for (std::size_t j = 0; j < group.size(); ++j) {
-      outcomes[j].refusals = std::move(group[j].refusals);
-      for (auto& event : group[j].events) {
+    refusals->assign(jobs.size(), {});
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      for (const auto& event : jobs[j]->events) {
         std::string refusal;
-        if (!slot->Stage(std::move(event), &refusal)) outcomes[j].refusals.push_back(refusal);
+        if (!slot->Stage(event, &refusal)) (*refusals)[j].push_back(refusal);
       }
     }
     const std::int64_t staged_duplicates = slot->StagedDuplicates() - duplicates_before;
@@ -113,12 +112,14 @@ void IngestService::WriteEvents(Writer& writer, std::vector<IngestJob>& group, s
     counters_.duplicates.fetch_add(
         static_cast<std::uint64_t>(counts.duplicates + staged_duplicates));
     counters_.batches.fetch_add(1);
+    return true;
   } catch (const std::exception& e) {
-    error = e.what();
-    if (auto nl = error.find('\n'); nl != std::string::npos) error.resize(nl);
+    *error = e.what();
+    if (auto nl = error->find('\n'); nl != std::string::npos) error->resize(nl);
+    const auto* ingest_error = dynamic_cast<const schema::IngestError*>(&e);
+    *data_refused = ingest_error != nullptr && ingest_error->DataRefused();
     writer.tables.erase(table);  // its learnt catalogue may be ahead of the database
-    spdlog::error("ingest into {}: {} requests ({} events) not stored: {}", table, group.size(),
-                  events, error);
+    return false;
   }
 }
 
@@ -129,23 +130,57 @@ void IngestService::WriteGroup(Writer& writer, std::vector<IngestJob>& group) {
     bytes += job.bytes;
   }
   std::vector<IngestOutcome> outcomes(group.size());
-  std::string error;
-  if (events == 0) {  // only refused events: nothing to write
-    for (std::size_t j = 0; j < group.size(); ++j)
-      outcomes[j].refusals = std::move(group[j].refusals);
-  } else {
-    WriteEvents(writer, group, events, &outcomes, &error);
+  for (std::size_t j = 0; j < group.size(); ++j) {
+    outcomes[j].stored = true;
+    outcomes[j].refusals = std::move(group[j].refusals);
+  }
+  // Writes `which` in one transaction; on failure marks each of them not stored.
+  auto write = [&](const std::vector<std::size_t>& which) {
+    std::vector<IngestJob*> jobs;
+    for (std::size_t j : which) {
+      if (!group[j].events.empty()) jobs.push_back(&group[j]);
+    }
+    if (jobs.empty()) return true;  // only refused events: nothing to write
+    std::vector<std::vector<std::string>> refusals;
+    std::string error;
+    bool data_refused = false;
+    if (WriteEvents(writer, jobs, &refusals, &error, &data_refused)) {
+      std::size_t k = 0;
+      for (std::size_t j : which) {
+        if (group[j].events.empty()) continue;
+        for (auto& r : refusals[k++]) outcomes[j].refusals.push_back(std::move(r));
+      }
+      return true;
+    }
+    for (std::size_t j : which) {
+      outcomes[j].stored = false;
+      outcomes[j].error = error;
+      outcomes[j].retryable = !data_refused;
+    }
+    spdlog::error("ingest into {}: {} requests ({} events) not stored: {}", group.front().table,
+                  jobs.size(), events, error);
+    return false;
+  };
+  std::vector<std::size_t> all(group.size());
+  for (std::size_t j = 0; j < group.size(); ++j) all[j] = j;
+  // One request whose events PostgreSQL refuses must not fail the others grouped with it:
+  // after a failed group commit each request is written on its own.
+  if (!write(all) && group.size() > 1) {
+    for (std::size_t j = 0; j < group.size(); ++j) {
+      outcomes[j].stored = true;
+      outcomes[j].error.clear();
+      outcomes[j].retryable = true;
+      write({j});
+    }
   }
   queued_events_.fetch_sub(events);
   queued_bytes_.fetch_sub(bytes);
   for (std::size_t j = 0; j < group.size(); ++j) {
     IngestOutcome& outcome = outcomes[j];
-    if (error.empty()) {
-      outcome.stored = true;
+    if (outcome.stored) {
       counters_.requests.fetch_add(1);
       counters_.rejected.fetch_add(outcome.refusals.size());
     } else {
-      outcome = IngestOutcome{false, {}, error};
       counters_.failures.fetch_add(1);
     }
     if (group[j].done) group[j].done(std::move(outcome));

@@ -28,9 +28,10 @@ class IngestWriter;
 namespace lqe::gateway {
 
 struct IngestOutcome {
-  bool stored = false;                // false: nothing of the request was stored (retryable)
+  bool stored = false;                // false: nothing of the request was stored
   std::vector<std::string> refusals;  // events not stored, with why (the rest were)
   std::string error;                  // why nothing was stored
+  bool retryable = true;  // false: PostgreSQL refused the data itself; sending it again fails
 };
 
 struct IngestJob {
@@ -71,9 +72,12 @@ class IngestService {
   struct Writer;
   void Run(Writer& writer);
   void WriteGroup(Writer& writer, std::vector<IngestJob>& group);
-  // Stages and writes the group's events in one transaction; sets *error when nothing is stored.
-  void WriteEvents(Writer& writer, std::vector<IngestJob>& group, std::uint64_t events,
-                   std::vector<IngestOutcome>* outcomes, std::string* error);
+  // Stages and writes the jobs' events in one transaction, with each job's catalogue refusals
+  // in *refusals. False when nothing was stored: *error says why, *data_refused whether the
+  // data itself was refused.
+  bool WriteEvents(Writer& writer, const std::vector<IngestJob*>& jobs,
+                   std::vector<std::vector<std::string>>* refusals, std::string* error,
+                   bool* data_refused);
   Writer& WriterFor(const std::string& table);
 
   IngestConfig config_;

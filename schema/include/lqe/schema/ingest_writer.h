@@ -22,7 +22,16 @@ class PgConn;
 // A database failure (or an unknown source); the batch being written is not stored.
 class IngestError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit IngestError(const std::string& what, std::string sqlstate = "")
+      : std::runtime_error(what), sqlstate_(std::move(sqlstate)) {}
+  // The server's SQLSTATE ("22P05"); empty for connection and client-side failures.
+  const std::string& sqlstate() const { return sqlstate_; }
+  // The data itself was refused (SQLSTATE class 22 data exception or 54 limit exceeded):
+  // writing the same events again fails again.
+  bool DataRefused() const { return sqlstate_.starts_with("22") || sqlstate_.starts_with("54"); }
+
+ private:
+  std::string sqlstate_;
 };
 
 struct WriteCounts {
@@ -67,7 +76,7 @@ class IngestWriter {
   // Checks the event against the catalogue and stages it. Returns false with *refusal for an
   // event the catalogue cannot take (an empty or dotted field name, a NUL character). An event
   // whose id and timestamp repeat one already staged is dropped and counted as a duplicate.
-  bool Stage(FormedEvent&& event, std::string* refusal, std::int64_t line_no = 0);
+  bool Stage(const FormedEvent& event, std::string* refusal, std::int64_t line_no = 0);
   std::size_t Staged() const;
   // Events dropped by Stage as repeats since the writer was made.
   std::int64_t StagedDuplicates() const { return staged_duplicates_; }
