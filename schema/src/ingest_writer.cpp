@@ -37,6 +37,7 @@ std::vector<CatalogEntry> ReadCatalogue(PgConn& conn, const std::string& source)
   const auto result =
       conn.Exec("SELECT path, bq_type, mode FROM logs.field_catalogue WHERE source = $1", {source});
   std::vector<CatalogEntry> rows;
+  rows.reserve(static_cast<std::size_t>(result.Rows()));
   for (int i = 0; i < result.Rows(); ++i) {
     rows.push_back({source, result.Text(i, 0), result.Text(i, 1), result.Text(i, 2)});
   }

@@ -55,8 +55,8 @@ class WriterStage {
     }
     if (thread_.joinable()) thread_.join();
   }
-  std::exception_ptr failure() const { return failure_; }
-  WriteCounts totals() const { return totals_; }
+  std::exception_ptr Failure() const { return failure_; }
+  WriteCounts Totals() const { return totals_; }
 
  private:
   void Run() {
@@ -131,7 +131,7 @@ class Loader {
   EventFormOptions form_;
   // (path, seen type) -> (catalogue type, values), for the report after the load.
   std::map<std::pair<std::string, std::string>, std::pair<std::string, std::int64_t>> conflicts_;
-  std::vector<unsigned char> json_buffer_ = std::vector<unsigned char>(64 * 1024);
+  std::vector<unsigned char> json_buffer_ = std::vector<unsigned char>(std::size_t{64} * 1024);
 };
 
 void Loader::Line(std::int64_t line_no, std::string_view line) {
@@ -178,10 +178,10 @@ void Loader::Run(std::istream& in) {
   }
   if (writing) Seal(stage);
   stage.Finish();
-  stats_->loaded += stage.totals().loaded;
-  stats_->duplicates += stage.totals().duplicates + writer_.StagedDuplicates();
-  stats_->conflicts += stage.totals().conflicts;
-  if (stage.failure()) std::rethrow_exception(stage.failure());
+  stats_->loaded += stage.Totals().loaded;
+  stats_->duplicates += stage.Totals().duplicates + writer_.StagedDuplicates();
+  stats_->conflicts += stage.Totals().conflicts;
+  if (stage.Failure()) std::rethrow_exception(stage.Failure());
   ReportConflicts();
 }
 

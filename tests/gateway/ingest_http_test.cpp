@@ -357,6 +357,7 @@ TEST_F(IngestHttpTest, RetriedAndConcurrentBatchesWithIdsAreStoredOnce) {
     other.replace(p, 2, "\"c");
   }
   std::vector<std::future<int>> posts;
+  posts.reserve(8);
   for (int t = 0; t < 8; ++t) {
     posts.push_back(std::async(std::launch::async, [&] { return Post(target, other).status; }));
   }

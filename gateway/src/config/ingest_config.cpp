@@ -72,8 +72,9 @@ void ParseSources(Problems& problems, const std::string& file, const YAML::Node&
       }
       if (s["id"]) {
         source.id = ascii::Lower(GetString(file, s["id"], "id"));
-        if (!IsUuid(source.id))
+        if (!IsUuid(source.id)) {
           Fail(file, s["id"], "source " + source.name + ": id must be a UUID");
+        }
         if (!ids.insert(source.id).second) Fail(file, s["id"], "duplicate source id " + source.id);
       }
       if (!names.insert(source.name).second) {

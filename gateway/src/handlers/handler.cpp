@@ -126,7 +126,7 @@ FastOutcome HandleFast(const Request& request, Context& context) {
     case Route::Kind::kMetrics:
       return PendingRequest{PendingRequest::Kind::kMetrics, {}, {}};
     case Route::Kind::kIngest:
-      return ingest::HandleFast(request, std::move(p.raw), *context.state);
+      return ingest::HandleFast(request, p.raw, *context.state);
     default:
       break;
   }

@@ -67,8 +67,9 @@ DecodeStatus Decompress(std::string_view encoding, std::string_view data, std::s
   if (encoding == "deflate") {
     std::size_t used = 0;
     DecodeStatus status = DecodeOne(Format::kZlib, data, max_bytes, &used, out);
-    if (status == DecodeStatus::kBadData)
+    if (status == DecodeStatus::kBadData) {
       status = DecodeOne(Format::kRaw, data, max_bytes, &used, out);
+    }
     return status;
   }
   // gzip: concatenated members decode to their concatenation (RFC 1952).

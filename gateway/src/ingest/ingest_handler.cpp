@@ -91,7 +91,7 @@ bool IsIngestPath(std::string_view path) {
   return path == "/api/logs" || path == "/logs" || path == "/api/events";
 }
 
-FastOutcome HandleFast(const Request& request, RawParams raw, const GatewayState& state) {
+FastOutcome HandleFast(const Request& request, const RawParams& raw, const GatewayState& state) {
   // As in Logflare, every method (OPTIONS too) is authenticated first.
   const std::string* param_key = Param(raw, "api_key", "api_key");
   const ApiKey* key = FindApiKey(state.config.api_keys, ExtractToken(request, param_key));
@@ -124,8 +124,9 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
   limits.max_decompressed_bytes = state.config.ingest.max_decompressed_bytes;
   ParsedBody body;
   BodyError error;
-  if (!ParseBody(request, limits, &body, &error))
+  if (!ParseBody(request, limits, &body, &error)) {
     return Error(error.status, error.message, error.reason);
+  }
   const IngestSource* source = pending.ingest.source;
   if (source == nullptr) {
     const std::string* name = body.source_name ? &*body.source_name : nullptr;
@@ -159,8 +160,9 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
   }
   // [] and {"batch":[]}: nothing to do. A batch whose events were all refused still goes
   // through the queue, so its refusals are counted like any other.
-  if (job.events.empty() && job.refusals.empty())
+  if (job.events.empty() && job.refusals.empty()) {
     return OutcomeResponse(IngestOutcome{true, {}, {}, true});
+  }
   return job;
 }
 

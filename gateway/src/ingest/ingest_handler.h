@@ -14,7 +14,7 @@ bool IsIngestPath(std::string_view path);
 
 // Auth, method and (when the URL or headers name it) the source: a response, or the pending
 // request for a worker.
-FastOutcome HandleFast(const Request& request, RawParams raw, const GatewayState& state);
+FastOutcome HandleFast(const Request& request, const RawParams& raw, const GatewayState& state);
 // Parses the body and forms the events: the job to submit, or the response (400, 401, 406, 413,
 // 415, or 200 for an empty batch).
 std::variant<Response, IngestJob> PrepareJob(const Request& request, const PendingRequest& pending,
