@@ -273,7 +273,7 @@ TEST_F(IngestIntegrationTest, MigratingAnOlderDatabaseRetypesTheRealShipperField
     tx.commit();
   }
   const auto report = schema::Migrate(conn, {});
-  // 014 and 015 first; later migrations (020 onwards) follow them.
+  // 014 and 015 first; later migrations (016 onwards) follow them.
   ASSERT_GE(report.applied.size(), 2u);
   EXPECT_EQ(std::vector<std::string>(report.applied.begin(), report.applied.begin() + 2),
             (std::vector<std::string>{"014_ingest_event_model.sql",

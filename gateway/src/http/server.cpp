@@ -47,6 +47,7 @@ Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
                      ? c.io_threads
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   s.cancels.Add(s.shared_cancel);
+  s.ingest = std::make_unique<IngestService>(c.ingest, c.ingest.dsn.empty() ? c.dsn : c.ingest.dsn);
   // Every connection is a file descriptor; leave room for the pools, the log and the listener.
   rlimit files{};
   int budget = 1 << 20;
@@ -235,8 +236,9 @@ Context Server::Impl::MakeContext() {
   };
   context.metrics_text = [this, hosts] {
     return metrics->Render(cache->Stats(), hosts->InUse(), hosts->Size()) +
-           RenderHostMetrics(hosts->Stats());
+           RenderHostMetrics(hosts->Stats()) + ingest->RenderMetrics();
   };
+  context.ingest = ingest.get();
   return context;
 }
 
