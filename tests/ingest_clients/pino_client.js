@@ -1,5 +1,5 @@
 // Logs lines with pino through the unmodified pino-logflare transport, pointed at lqe.
-// Usage: node pino_client.js BASE_URL API_KEY SOURCE_NAME COUNT RUN_ID
+// Usage: node pino_client.js BASE_URL API_KEY SOURCE_NAME COUNT RUN_ID  (ends when stdin closes)
 // Each line carries its index and RUN_ID so the test can find it again through logs.all; every
 // tenth line is logged at warn and one extra line carries an Error. Exits 1 when the transport
 // reported a failed POST (pino-logflare calls onError for any non-2xx answer or network error).
@@ -26,8 +26,10 @@ const transport = pino.transport({
     apiKey,
     sourceName,
     apiBaseUrl: baseUrl,
+    // Batches go out when full (the line count is a multiple of 10). The timer would send a
+    // partial batch while new lines join the same array, which pino-logflare then posts again.
     batchSize: 10,
-    batchTimeout: 200,
+    batchTimeout: 60000,
     onError: {module: path.join(__dirname, 'pino_on_error.js'), method: 'report'},
   },
 });
@@ -62,6 +64,8 @@ transport.on('close', () => {
   console.log(`pino_client: logged ${count + 1} lines`);
 });
 // pino-logflare 0.5.2 clears a batch only after its POST returns, and its close handler sends the
-// current batch too: ending while a POST is in flight sends that batch twice. The lines are let
-// go out first (batchTimeout is 200 ms), as a long-running application would.
-setTimeout(() => transport.end(), 1000);
+// current batch too: ending while a POST is in flight sends that batch twice. So the transport
+// is ended only when standard input closes, which the test does once it has seen every line
+// arrive, as a long-running application ends long after its lines went out.
+process.stdin.resume();
+process.stdin.on('end', () => transport.end());
