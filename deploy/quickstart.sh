@@ -16,7 +16,7 @@ bash deploy/build.sh -DLQE_TESTS=OFF -DLQE_BENCH=OFF -DLQE_SANITIZE=OFF
 bash deploy/pg.sh start
 DSN=$(bash deploy/pg.sh dsn)
 
-"$LQE" migrate --dsn "$DSN" --gateway-role lqe_gateway_lqe
+"$LQE" migrate --dsn "$DSN" --gateway-role lqe_gateway_lqe --ingest-role lqe_ingest_lqe
 
 # Demo data: 200k edge events and 20k of every other source, fixed seed.
 rows=$(psql "$DSN" -tAc "SELECT count(*) FROM (SELECT 1 FROM logs.edge LIMIT 1) t")
@@ -52,6 +52,10 @@ cat <<MSG
 quickstart: API key: $key
 quickstart: try:
   curl -H "X-API-KEY: $key" 'http://127.0.0.1:4000/api/endpoints/query/logs.all?project=default'
+quickstart: send logs as Vector does (any of the nine Supabase source names):
+  curl -H "X-API-KEY: $key" -H 'Content-Type: application/json' \
+    'http://127.0.0.1:4000/api/logs?source_name=cloudflare.logs.prod' \
+    -d '[{"event_message":"hello from curl","project":"default"}]'
 quickstart: starting lqe serve on 127.0.0.1:4000 (Ctrl-C to stop; deploy/pg.sh stop stops PostgreSQL)
 MSG
 exec "$LQE" serve --config deploy/local.yaml

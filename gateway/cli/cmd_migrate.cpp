@@ -16,6 +16,8 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
     std::string dsn;
     std::string gateway_role;
     std::string gateway_password;
+    std::string ingest_role;
+    std::string ingest_password;
   };
   auto flags = std::make_shared<Flags>();
   cmd->add_option("--dsn", flags->dsn, "PostgreSQL connection string (superuser or owner)")
@@ -25,18 +27,26 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
                   "else lqe_gateway_<database>)");
   cmd->add_option("--gateway-password", flags->gateway_password,
                   "Set the password of the gateway role");
+  cmd->add_option(
+      "--ingest-role", flags->ingest_role,
+      "The login role HTTP ingest writes as (ingest.dsn; default lqe_ingest_<database>)");
+  cmd->add_option("--ingest-password", flags->ingest_password,
+                  "Set the password of the ingest role");
   cmd->callback([flags, cmd, exit_code] {
     try {
       pqxx::connection conn(flags->dsn);
       schema::MigrateOptions options;
       if (cmd->count("--gateway-role") > 0) options.gateway_role = flags->gateway_role;
       if (cmd->count("--gateway-password") > 0) options.gateway_password = flags->gateway_password;
+      if (cmd->count("--ingest-role") > 0) options.ingest_role = flags->ingest_role;
+      if (cmd->count("--ingest-password") > 0) options.ingest_password = flags->ingest_password;
       const auto report = schema::Migrate(conn, options);
       for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
       std::cout << "migrations: " << report.applied.size() << " applied, " << report.already_applied
                 << " already applied; catalogue rows added: " << report.catalogue_rows_added
                 << "; partitions created: " << report.partitions_created.size()
-                << "; gateway role: " << report.gateway_role << "\n";
+                << "; gateway role: " << report.gateway_role
+                << "; ingest role: " << report.ingest_role << "\n";
       *exit_code = 0;
     } catch (const std::exception& e) {
       std::cerr << "lqe migrate: " << e.what() << "\n";

@@ -16,26 +16,14 @@
 #include <ostream>
 #include <thread>
 
-#include "batch_writer.h"
-#include "lqe/schema/catalogue_evolution.h"
 #include "lqe/schema/copy_row.h"
 #include "lqe/schema/event.h"
-#include "pg_conn.h"
+#include "lqe/schema/ingest_writer.h"
 
 namespace lqe::schema {
 namespace {
 
 namespace json = boost::json;
-
-std::atomic<std::int64_t> conflicts_total{0};
-
-bool ValidSourceName(const std::string& name) {
-  if (name.empty() || name.size() > 48) return false;
-  for (char c : name) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  }
-  return true;
-}
 
 std::int64_t NowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -46,11 +34,11 @@ std::int64_t NowMicros() {
 // Hands sealed batches to the writer thread, one in flight while the next one fills.
 class WriterStage {
  public:
-  explicit WriterStage(BatchWriter& writer) : writer_(writer), thread_([this] { Run(); }) {}
+  explicit WriterStage(IngestWriter& writer) : writer_(writer), thread_([this] { Run(); }) {}
   ~WriterStage() { Finish(); }
 
   // Blocks while the previous batch is still queued. False once the writer has failed.
-  bool Push(Batch batch) {
+  bool Push(SealedBatch batch) {
     std::unique_lock lock(mutex_);
     cv_.wait(lock, [this] { return !queued_ || failure_; });
     if (failure_) return false;
@@ -68,13 +56,12 @@ class WriterStage {
     if (thread_.joinable()) thread_.join();
   }
   std::exception_ptr failure() const { return failure_; }
-  BatchWriter::Result totals() const { return totals_; }
-  std::int64_t conflicts() const { return conflicts_; }
+  WriteCounts totals() const { return totals_; }
 
  private:
   void Run() {
     while (true) {
-      std::optional<Batch> batch;
+      std::optional<SealedBatch> batch;
       {
         std::unique_lock lock(mutex_);
         cv_.wait(lock, [this] { return queued_ || done_; });
@@ -93,43 +80,33 @@ class WriterStage {
       }
     }
   }
-  void Write(Batch& batch) {
-    const std::int64_t first = batch.rows().empty() ? 0 : batch.rows().front().line_no;
-    const std::int64_t last = batch.rows().empty() ? 0 : batch.rows().back().line_no;
+  void Write(SealedBatch& batch) {
     try {
       const auto result = writer_.Write(batch);
-      std::int64_t conflicts = 0;
-      for (const auto& c : batch.conflicts) conflicts += c.count;
-      conflicts_total += conflicts;
       std::lock_guard lock(mutex_);
       totals_.loaded += result.loaded;
       totals_.duplicates += result.duplicates;
-      conflicts_ += conflicts;
-    } catch (const PgError& e) {
-      throw LoadError("database error loading lines " + std::to_string(first) + "-" +
-                      std::to_string(last) + " (not loaded): " + e.what());
+      totals_.conflicts += result.conflicts;
+    } catch (const IngestError& e) {
+      throw LoadError("database error loading lines " + std::to_string(batch.FirstLine()) + "-" +
+                      std::to_string(batch.LastLine()) + " (not loaded): " + e.what());
     }
   }
 
-  BatchWriter& writer_;
+  IngestWriter& writer_;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::optional<Batch> queued_;
+  std::optional<SealedBatch> queued_;
   bool done_ = false;
   std::exception_ptr failure_;
-  BatchWriter::Result totals_;
-  std::int64_t conflicts_ = 0;
+  WriteCounts totals_;
   std::thread thread_;  // last: starts after the members it uses exist
 };
 
 class Loader {
  public:
   Loader(const LoadOptions& options, std::ostream& errors, LoadStats* stats)
-      : options_(options), errors_(errors), stats_(stats), conn_(options.dsn) {
-    CheckSource();
-    const auto catalogue = ReadCatalogue();
-    metadata_ = std::make_unique<CatalogueEvolver>(catalogue, "metadata");
-    extra_ = std::make_unique<CatalogueEvolver>(catalogue, "extra");
+      : options_(options), errors_(errors), stats_(stats), writer_(options.dsn, options.source) {
     form_.now_micros = options.now_micros ? options.now_micros : NowMicros;
     form_.new_id = [this] { return uuids_.Next(); };
   }
@@ -138,8 +115,6 @@ class Loader {
   void Run(std::istream& in);
 
  private:
-  void CheckSource();
-  std::vector<CatalogEntry> ReadCatalogue();
   void Line(std::int64_t line_no, std::string_view line);
   bool Seal(WriterStage& stage);
   void ReportConflicts();
@@ -151,40 +126,13 @@ class Loader {
   const LoadOptions& options_;
   std::ostream& errors_;
   LoadStats* stats_;
-  PgConn conn_;
-  std::unique_ptr<CatalogueEvolver> metadata_;
-  std::unique_ptr<CatalogueEvolver> extra_;
+  IngestWriter writer_;
   UuidGenerator uuids_;
   EventFormOptions form_;
   // (path, seen type) -> (catalogue type, values), for the report after the load.
   std::map<std::pair<std::string, std::string>, std::pair<std::string, std::int64_t>> conflicts_;
-  Batch batch_;
   std::vector<unsigned char> json_buffer_ = std::vector<unsigned char>(64 * 1024);
 };
-
-void Loader::CheckSource() {
-  if (!ValidSourceName(options_.source)) {
-    throw LoadError("invalid source name \"" + options_.source + "\"");
-  }
-  const auto result = conn_.Exec(
-      "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-      "WHERE n.nspname = 'logs' AND c.relname = $1 AND c.relkind = 'p'",
-      {options_.source});
-  if (result.Rows() == 0) {
-    throw LoadError("unknown source \"" + options_.source + "\": no table logs." + options_.source +
-                    " (run lqe migrate first?)");
-  }
-}
-
-std::vector<CatalogEntry> Loader::ReadCatalogue() {
-  const auto result = conn_.Exec(
-      "SELECT path, bq_type, mode FROM logs.field_catalogue WHERE source = $1", {options_.source});
-  std::vector<CatalogEntry> rows;
-  for (int i = 0; i < result.Rows(); ++i) {
-    rows.push_back({options_.source, result.Text(i, 0), result.Text(i, 1), result.Text(i, 2)});
-  }
-  return rows;
-}
 
 void Loader::Line(std::int64_t line_no, std::string_view line) {
   json::monotonic_resource memory(json_buffer_.data(), json_buffer_.size());
@@ -194,43 +142,25 @@ void Loader::Line(std::int64_t line_no, std::string_view line) {
   std::string error;
   ++stats_->lines;
   if (!ParseEventLine(line, storage, &value, form_, &event, &error) ||
-      !metadata_->Observe(&event.metadata, &error) || !extra_->Observe(&event.extra, &error)) {
+      !writer_.Stage(std::move(event), &error, line_no)) {
     Reject(line_no, error);
-    return;
   }
-  Row row;
-  row.line_no = line_no;
-  row.user_id = event.id_given;
-  row.id = std::move(event.id);
-  row.given_ts = event.timestamp_given;
-  row.ts = event.timestamp_micros;
-  AppendCopyRow(row.id, row.ts, event.event_message, event.project, json::serialize(event.metadata),
-                json::serialize(event.extra), &row.copy_line);
-  if (!batch_.Add(std::move(row))) ++stats_->duplicates;
 }
 
 // Moves the current batch (with its catalogue changes) to the writer.
 bool Loader::Seal(WriterStage& stage) {
-  batch_.changes = metadata_->TakeChanges();
-  batch_.seen_paths = metadata_->TakeSeenPaths();
-  batch_.conflicts = metadata_->TakeConflicts();
-  for (auto& c : extra_->TakeChanges()) batch_.changes.push_back(std::move(c));
-  for (auto& p : extra_->TakeSeenPaths()) batch_.seen_paths.push_back(std::move(p));
-  for (auto& c : extra_->TakeConflicts()) batch_.conflicts.push_back(std::move(c));
-  for (const auto& c : batch_.conflicts) {
+  SealedBatch batch = writer_.Seal();
+  for (const auto& c : batch.Conflicts()) {
     auto& [catalogue_type, count] = conflicts_[{c.path, c.seen_type}];
     catalogue_type = c.catalogue_type;
     count += c.count;
   }
-  if (batch_.empty() && batch_.changes.empty() && batch_.conflicts.empty()) return true;
-  const bool ok = stage.Push(std::move(batch_));
-  batch_ = Batch();
-  return ok;
+  if (batch.Empty()) return true;
+  return stage.Push(std::move(batch));
 }
 
 void Loader::Run(std::istream& in) {
-  BatchWriter writer(conn_, options_.source);
-  WriterStage stage(writer);
+  WriterStage stage(writer_);
   std::string line;
   std::int64_t line_no = 0;
   bool writing = true;
@@ -244,13 +174,13 @@ void Loader::Run(std::istream& in) {
       continue;
     }
     Line(line_no, line);
-    if (batch_.size() >= options_.batch_size) writing = Seal(stage);
+    if (writer_.Staged() >= options_.batch_size) writing = Seal(stage);
   }
   if (writing) Seal(stage);
   stage.Finish();
   stats_->loaded += stage.totals().loaded;
-  stats_->duplicates += stage.totals().duplicates;
-  stats_->conflicts += stage.conflicts();
+  stats_->duplicates += stage.totals().duplicates + writer_.StagedDuplicates();
+  stats_->conflicts += stage.totals().conflicts;
   if (stage.failure()) std::rethrow_exception(stage.failure());
   ReportConflicts();
 }
@@ -264,10 +194,6 @@ void Loader::ReportConflicts() {
 }
 
 }  // namespace
-
-std::int64_t CatalogueConflictsTotal() {
-  return conflicts_total.load();
-}
 
 void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& errors,
                 LoadStats* stats) {
@@ -283,7 +209,7 @@ void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& erro
   try {
     Loader loader(options, errors, stats);
     loader.Run(in);
-  } catch (const PgError& e) {
+  } catch (const IngestError& e) {
     throw LoadError(e.what());
   }
 }

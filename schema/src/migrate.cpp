@@ -95,6 +95,19 @@ std::string ChooseGatewayRole(pqxx::connection& conn, const MigrateOptions& opti
   return DefaultGatewayRole(tx.exec1("SELECT current_database()")[0].as<std::string>());
 }
 
+std::string ChooseIngestRole(pqxx::connection& conn, const MigrateOptions& options) {
+  std::string role = options.ingest_role.value_or("");
+  if (!options.ingest_role) {
+    pqxx::work tx(conn);
+    role = "lqe_ingest_" + tx.exec1("SELECT current_database()")[0].as<std::string>();
+  }
+  if (role.empty() || role.size() > kMaxNameBytes) {
+    throw SchemaError("the ingest role name " + role + " must be 1 to " +
+                      std::to_string(kMaxNameBytes) + " bytes: name one with --ingest-role");
+  }
+  return role;
+}
+
 }  // namespace
 
 std::string DefaultGatewayRole(const std::string& database) {
@@ -185,6 +198,24 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
     if (options.gateway_password) {
       tx.exec("ALTER ROLE " + tx.quote_name(report.gateway_role) + " PASSWORD " +
               Literal(tx, *options.gateway_password));
+    }
+    tx.commit();
+  }
+  {
+    pqxx::work tx(conn);
+    // Only with 016 applied (callers may migrate with an older list of migrations).
+    if (tx.exec1("SELECT to_regprocedure('logs.configure_ingest_role(text)') IS NULL")[0]
+            .as<bool>()) {
+      return report;
+    }
+  }
+  report.ingest_role = ChooseIngestRole(conn, options);
+  {
+    pqxx::work tx(conn);
+    tx.exec("SELECT logs.configure_ingest_role(" + Literal(tx, report.ingest_role) + ")");
+    if (options.ingest_password) {
+      tx.exec("ALTER ROLE " + tx.quote_name(report.ingest_role) + " PASSWORD " +
+              Literal(tx, *options.ingest_password));
     }
     tx.commit();
   }

@@ -126,6 +126,60 @@ TEST(ConfigTest, DefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(c.cache_max_bytes, 256u << 20);
   EXPECT_EQ(c.max_header_bytes, 65536u);
   EXPECT_EQ(c.max_url_bytes, 65536u);
+  // HTTP ingest: the writer DSN falls back to database.dsn; Vector's 10 MB batches fit.
+  EXPECT_EQ(c.ingest.dsn, "");
+  EXPECT_EQ(c.ingest.pool_size, 2);
+  EXPECT_EQ(c.ingest.max_body_bytes, 16u << 20);
+  EXPECT_EQ(c.ingest.max_decompressed_bytes, 128u << 20);
+  EXPECT_EQ(c.ingest.queue_max_events, 200000u);
+  EXPECT_EQ(c.ingest.batch_max_events, 20000u);
+  ASSERT_EQ(c.sources.size(), 9u);
+  std::string sources;
+  for (const auto& s : c.sources) sources += s.name + "=" + s.table + " ";
+  EXPECT_EQ(sources,
+            "cloudflare.logs.prod=edge postgres.logs=postgres deno-relay-logs=function_edge "
+            "deno-subhosting-events=function_events gotrue.logs.prod=auth "
+            "realtime.logs.prod=realtime storage.logs.prod.2=storage postgREST.logs.prod=restapi "
+            "pgbouncer.logs.prod=pooler ");
+}
+
+TEST(ConfigTest, IngestSectionSourcesAndKeyPermissions) {
+  TempDir dir;
+  ConfigResult result = LoadConfig(dir.Write(
+      "gw.yaml",
+      "database:\n  dsn: host=q\ningest:\n  dsn: host=w\n  pool_size: 3\n  max_body_bytes: 2048\n"
+      "  max_decompressed_bytes: 4096\n  queue_max_events: 5\n  queue_max_bytes: 8192\n"
+      "  batch_max_events: 7\n  retry_after_seconds: 9\nsources:\n"
+      "  - {name: My.Source, id: 3F1F0C33-8A4B-4C1D-9E2F-0A1B2C3D4E5F, table: edge}\n"
+      "api_keys:\n  - {name: a, sha256: " +
+          std::string(kHash) +
+          ", endpoints: [], ingest: ['*']}\n"
+          "  - {name: b, sha256: " +
+          std::string(kHash) +
+          ", endpoints: ['*'], ingest: [My.Source]}\n"
+          "  - {name: c, sha256: " +
+          std::string(kHash) + ", endpoints: ['*']}\nendpoints: [{name: e, query: q}]\n"));
+  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigErrors>(result).ToString();
+  const Config& c = std::get<Config>(result);
+  EXPECT_EQ(c.ingest.dsn, "host=w");
+  EXPECT_EQ(c.ingest.pool_size, 3);
+  EXPECT_EQ(c.ingest.max_body_bytes, 2048u);
+  EXPECT_EQ(c.ingest.max_decompressed_bytes, 4096u);
+  EXPECT_EQ(c.ingest.queue_max_events, 5u);
+  EXPECT_EQ(c.ingest.queue_max_bytes, 8192u);
+  EXPECT_EQ(c.ingest.batch_max_events, 7u);
+  EXPECT_EQ(c.ingest.retry_after_seconds, 9);
+  ASSERT_EQ(c.sources.size(), 1u);
+  EXPECT_EQ(c.sources[0].name, "My.Source");
+  EXPECT_EQ(c.sources[0].id, "3f1f0c33-8a4b-4c1d-9e2f-0a1b2c3d4e5f");
+  EXPECT_EQ(c.sources[0].table, "edge");
+  ASSERT_EQ(c.api_keys.size(), 3u);
+  EXPECT_TRUE(c.api_keys[0].all_sources);
+  EXPECT_FALSE(c.api_keys[0].all_endpoints);
+  EXPECT_FALSE(c.api_keys[1].all_sources);
+  EXPECT_EQ(c.api_keys[1].ingest, std::vector<std::string>{"My.Source"});
+  EXPECT_FALSE(c.api_keys[2].all_sources);
+  EXPECT_TRUE(c.api_keys[2].ingest.empty());
 }
 
 struct BadCase {
@@ -180,6 +234,27 @@ TEST(ConfigTest, ErrorsNameFileAndLine) {
        "endpoints: [{name: a, query: q}]\n",
        5, "cannot read sha256_file"},
       {"database:\n  dsn: [unclosed\n", 3, ""},
+      {"database:\n  dsn: x\nsources:\n  - {name: s, table: Edge}\nendpoints: [{name: a, query: "
+       "q}]\n",
+       4, "source s: table must be a log table name"},
+      {"database:\n  dsn: x\nsources:\n  - {name: s}\nendpoints: [{name: a, query: q}]\n", 4,
+       "source s needs a table (edge, auth, ...)"},
+      {"database:\n  dsn: x\nsources:\n  - {name: s, table: edge, id: x}\nendpoints: [{name: a, "
+       "query: q}]\n",
+       4, "source s: id must be a UUID"},
+      {"database:\n  dsn: x\nsources:\n  - {name: s, table: edge}\n  - {name: s, table: auth}\n"
+       "endpoints: [{name: a, query: q}]\n",
+       5, "duplicate source name s"},
+      {"database:\n  dsn: x\ningest:\n  max_body_bytes: 10\nendpoints: [{name: a, query: q}]\n", 4,
+       "max_body_bytes must be between 1024 and 1073741824"},
+      {"database:\n  dsn: x\ningest:\n  pool: 2\nendpoints: [{name: a, query: q}]\n", 4,
+       "unknown key 'pool' in ingest"},
+      {"database:\n  dsn: x\napi_keys:\n  - name: k\n    sha256: " + h +
+           "\n    endpoints: []\n    ingest: [nope]\nendpoints: [{name: a, query: q}]\n",
+       4, "api key k: ingest names unknown source nope"},
+      {"database:\n  dsn: x\napi_keys:\n  - name: k\n    sha256: " + h +
+           "\n    endpoints: []\n    ingest: all\nendpoints: [{name: a, query: q}]\n",
+       7, "api key k: ingest must be a list of source names or \"*\""},
   };
   for (const BadCase& c : cases) {
     TempDir dir;

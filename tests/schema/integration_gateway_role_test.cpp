@@ -44,7 +44,7 @@ TEST(GatewayRoleTest, EachDatabaseHasItsOwnRoleThatCannotEnterTheOther) {
   TestDatabase two("role_two");
   const auto first = RunLqe({"migrate", "--dsn", one.dsn()});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_NE(first.out.find("; gateway role: lqe_gateway_" + one.name() + "\n"), std::string::npos)
+  EXPECT_NE(first.out.find("; gateway role: lqe_gateway_" + one.name() + ";"), std::string::npos)
       << first.out;
   ASSERT_EQ(RunLqe({"migrate", "--dsn", two.dsn()}).exit_code, 0);
   const std::string role_one = "lqe_gateway_" + one.name();
@@ -94,7 +94,7 @@ TEST(GatewayRoleTest, ANamedRoleReplacesThePreviousOneAndRunsTwiceUnchanged) {
   const std::string named = "lqe_test_gw_" + db.name().substr(9);
   const auto switched = RunLqe({"migrate", "--dsn", db.dsn(), "--gateway-role", named});
   ASSERT_EQ(switched.exit_code, 0) << switched.err;
-  EXPECT_NE(switched.out.find("; gateway role: " + named + "\n"), std::string::npos);
+  EXPECT_NE(switched.out.find("; gateway role: " + named + ";"), std::string::npos);
   EXPECT_EQ(ConnectError(db, named, db.name()), "");
   EXPECT_NE(ConnectError(db, "lqe_gateway_" + db.name(), db.name()).find(NoConnect(db.name())),
             std::string::npos);
@@ -110,7 +110,7 @@ TEST(GatewayRoleTest, ANamedRoleReplacesThePreviousOneAndRunsTwiceUnchanged) {
   const std::string before = Scalar(db.dsn(), state_sql);
   const auto again = RunLqe({"migrate", "--dsn", db.dsn()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_NE(again.out.find("; gateway role: " + named + "\n"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("; gateway role: " + named + ";"), std::string::npos) << again.out;
   EXPECT_EQ(Scalar(db.dsn(), state_sql), before);
 }
 
@@ -140,7 +140,7 @@ TEST(GatewayRoleTest, ADatabaseOfTheSharedRoleEraKeepsLqeGateway) {
   }
   const auto upgraded = RunLqe({"migrate", "--dsn", db.dsn()});
   ASSERT_EQ(upgraded.exit_code, 0) << upgraded.err;
-  EXPECT_NE(upgraded.out.find("; gateway role: lqe_gateway\n"), std::string::npos) << upgraded.out;
+  EXPECT_NE(upgraded.out.find("; gateway role: lqe_gateway;"), std::string::npos) << upgraded.out;
   EXPECT_EQ(Scalar(DsnAs(db, "lqe_gateway", db.name()), "SELECT count(*) FROM logs.edge"), "1");
 }
 

@@ -273,8 +273,11 @@ TEST_F(IngestIntegrationTest, MigratingAnOlderDatabaseRetypesTheRealShipperField
     tx.commit();
   }
   const auto report = schema::Migrate(conn, {});
-  EXPECT_EQ(report.applied, (std::vector<std::string>{"014_ingest_event_model.sql",
-                                                      "015_catalogue_real_shipper_types.sql"}));
+  // 014 and 015 first; later migrations (016_ingest_role, ...) follow.
+  ASSERT_GE(report.applied.size(), 2u);
+  EXPECT_EQ(std::vector<std::string>(report.applied.begin(), report.applied.begin() + 2),
+            (std::vector<std::string>{"014_ingest_event_model.sql",
+                                      "015_catalogue_real_shipper_types.sql"}));
   pqxx::work tx(conn);
   EXPECT_EQ(tx.exec1("SELECT string_agg(path || ' ' || bq_type || ' ' || mode, ', ' ORDER BY "
                      "path) FROM logs.field_catalogue WHERE (source, path) IN "

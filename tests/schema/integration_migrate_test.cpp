@@ -43,7 +43,7 @@ TEST(MigrateIntegrationTest, TwiceIsIdempotentAndRecordsChecksums) {
   EXPECT_EQ(second.out, "migrations: 0 applied, " + std::to_string(migrations.size()) +
                             " already applied; catalogue rows added: 0; partitions created: 0; "
                             "gateway role: lqe_gateway_" +
-                            db.name() + "\n");
+                            db.name() + "; ingest role: lqe_ingest_" + db.name() + "\n");
 
   pqxx::connection conn(db.dsn());
   pqxx::work tx(conn);

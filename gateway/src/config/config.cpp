@@ -12,6 +12,9 @@ namespace lqe::gateway {
 namespace config {
 std::shared_ptr<EndpointDef> ParseEndpoint(Problems& problems, const std::string& file,
                                            const YAML::Node& node);
+void ParseIngest(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
+void ParseSources(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
+void CheckIngestKeys(Problems& problems, const std::string& file, int line, const Config& c);
 }  // namespace config
 
 using config::CheckKeys;
@@ -87,7 +90,8 @@ void ParseHttp(Problems& problems, const std::string& file, const YAML::Node& no
 }
 
 ApiKey ParseApiKey(Problems& problems, const std::string& file, const YAML::Node& node) {
-  CheckKeys(problems, file, node, "api key", {"name", "sha256", "sha256_file", "endpoints"});
+  CheckKeys(problems, file, node, "api key",
+            {"name", "sha256", "sha256_file", "endpoints", "ingest"});
   ApiKey key;
   if (!node["name"]) Fail(file, node, "api key has no name");
   key.name = GetString(file, node["name"], "name");
@@ -119,6 +123,20 @@ ApiKey ParseApiKey(Problems& problems, const std::string& file, const YAML::Node
       key.all_endpoints = true;
     } else {
       key.endpoints.push_back(name);
+    }
+  }
+  if (const YAML::Node& ingest = node["ingest"]) {
+    if (!ingest.IsSequence()) {
+      Fail(file, ingest,
+           "api key " + key.name + ": ingest must be a list of source names or \"*\"");
+    }
+    for (const auto& s : ingest) {
+      std::string name = GetString(file, s, "ingest");
+      if (name == "*") {
+        key.all_sources = true;
+      } else {
+        key.ingest.push_back(name);
+      }
     }
   }
   return key;
@@ -159,10 +177,10 @@ void CheckUnique(Problems& problems, const Config& c) {
 // Every top-level key is read on its own, every API key and endpoint too: one broken part is
 // reported and the rest still read.
 void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& root, Config& c) {
-  CheckKeys(
-      problems, file, root, "the config",
-      {"listen", "io_threads", "worker_threads", "database", "catalogue_file", "cache_max_bytes",
-       "http", "log_level", "access_log", "api_keys", "endpoints_dir", "endpoints"});
+  CheckKeys(problems, file, root, "the config",
+            {"listen", "io_threads", "worker_threads", "database", "catalogue_file",
+             "cache_max_bytes", "http", "log_level", "access_log", "api_keys", "endpoints_dir",
+             "endpoints", "ingest", "sources"});
   auto read = [&](auto&& part) { problems.Collect(file, part); };
   if (root["listen"]) read([&] { ParseListen(file, root["listen"], c); });
   if (root["io_threads"]) {
@@ -215,6 +233,8 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
       }
     });
   }
+  if (root["ingest"]) read([&] { config::ParseIngest(problems, file, root["ingest"], c); });
+  if (root["sources"]) read([&] { config::ParseSources(problems, file, root["sources"], c); });
   if (root["endpoints_dir"]) {
     read([&] { LoadEndpointsDir(problems, file, root["endpoints_dir"], c); });
   }
@@ -233,6 +253,7 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
         ConfigError{file, LineOf(root), "no endpoints defined (endpoints_dir or endpoints)"});
   }
   CheckUnique(problems, c);
+  config::CheckIngestKeys(problems, file, root["api_keys"] ? LineOf(root["api_keys"]) : 0, c);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "lqe/gateway/handler.h"
 
 #include "handlers/routes.h"
+#include "ingest/ingest_handler.h"
 #include "lqe/gateway/errors.h"
 #include "params/text_check.h"
 
@@ -52,6 +53,7 @@ std::variant<Parsed, Response> ParseAndRoute(const Request& request) {
   if (parsed.route.kind == Route::Kind::kUnknown) {
     return ToResponse(MakeError(404, "no route for " + path, "not_found"));
   }
+  if (parsed.route.kind == Route::Kind::kIngest) return parsed;  // its own auth and methods
   if (request.method == "OPTIONS") return Preflight();
   bool is_query = parsed.route.kind == Route::Kind::kQuery;
   bool allowed =
@@ -87,6 +89,7 @@ Route MatchRoute(std::string_view path) {
   if (path == "/health") route.kind = Route::Kind::kHealth;
   if (path == "/ready") route.kind = Route::Kind::kReady;
   if (path == "/metrics") route.kind = Route::Kind::kMetrics;
+  if (ingest::IsIngestPath(path)) route.kind = Route::Kind::kIngest;
   return route;
 }
 
@@ -119,9 +122,11 @@ FastOutcome HandleFast(const Request& request, Context& context) {
     case Route::Kind::kHealth:
       return JsonStatus(200, "ok");
     case Route::Kind::kReady:
-      return PendingRequest{PendingRequest::Kind::kReady, {}};
+      return PendingRequest{PendingRequest::Kind::kReady, {}, {}};
     case Route::Kind::kMetrics:
-      return PendingRequest{PendingRequest::Kind::kMetrics, {}};
+      return PendingRequest{PendingRequest::Kind::kMetrics, {}, {}};
+    case Route::Kind::kIngest:
+      return ingest::HandleFast(request, std::move(p.raw), *context.state);
     default:
       break;
   }
@@ -136,7 +141,7 @@ FastOutcome HandleFast(const Request& request, Context& context) {
       return RespondFromLookup(request, q, *hit);
     }
   }
-  return PendingRequest{PendingRequest::Kind::kQuery, std::move(q)};
+  return PendingRequest{PendingRequest::Kind::kQuery, std::move(q), {}};
 }
 
 Response HandlePending(const Request& request, const PendingRequest& pending, Context& context) {
@@ -149,6 +154,11 @@ Response HandlePending(const Request& request, const PendingRequest& pending, Co
       response.content_type = "text/plain; version=0.0.4; charset=utf-8";
       response.body = context.metrics_text ? context.metrics_text() : std::string();
       return response;
+    }
+    case PendingRequest::Kind::kIngest: {
+      auto job = ingest::PrepareJob(request, pending, *context.state, nullptr);
+      if (auto* response = std::get_if<Response>(&job)) return std::move(*response);
+      return ingest::SubmitAndWait(std::get<IngestJob>(std::move(job)), context);
     }
     case PendingRequest::Kind::kQuery:
       break;

@@ -11,7 +11,7 @@
 namespace lqe::gateway {
 
 struct Route {
-  enum class Kind : std::uint8_t { kQuery, kHealth, kReady, kMetrics, kUnknown };
+  enum class Kind : std::uint8_t { kQuery, kHealth, kReady, kMetrics, kIngest, kUnknown };
   Kind kind = Kind::kUnknown;
   std::string endpoint;  // id or name, for kQuery
   bool by_name_only = false;

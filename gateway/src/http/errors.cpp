@@ -20,8 +20,12 @@ std::string_view StatusName(int status) {
       return "METHOD_NOT_ALLOWED";
     case 408:
       return "REQUEST_TIMEOUT";
+    case 406:
+      return "NOT_ACCEPTABLE";
     case 413:
       return "PAYLOAD_TOO_LARGE";
+    case 415:
+      return "UNSUPPORTED_MEDIA_TYPE";
     case 414:
       return "URI_TOO_LONG";
     case 499:

@@ -3,6 +3,8 @@
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "ingest/ingest_handler.h"
+
 namespace lqe::gateway {
 
 namespace http = boost::beast::http;
@@ -12,7 +14,8 @@ RequestParser::RequestParser(const RequestLimits& limits) : limits_(limits) {
   // line ends; the finer limits below give the precise status first.
   header_limit(static_cast<std::uint32_t>(limits.max_header_bytes + limits.max_url_bytes +
                                           4 * limits.max_header_fields + 1024));
-  body_limit(limits.max_body_bytes);
+  body_limit_ = limits.max_body_bytes;
+  body_limit(body_limit_);
 }
 
 void RequestParser::Reject(int status, std::string message, std::string reason, error_code& ec) {
@@ -28,6 +31,11 @@ void RequestParser::on_request_impl(http::verb /*method*/, string_view method_st
   request_.method = std::string(method_str);
   request_.target = std::string(target);
   version_ = static_cast<unsigned>(version);
+  // Shippers send batches of up to 10 MB; queries keep the small limit.
+  if (ingest::IsIngestPath(std::string_view(target).substr(0, target.find('?')))) {
+    body_limit_ = limits_.max_ingest_body_bytes;
+    body_limit(body_limit_);
+  }
 }
 
 void RequestParser::on_response_impl(int, string_view, int, error_code& ec) {
@@ -61,7 +69,7 @@ void RequestParser::on_header_impl(error_code& /*ec*/) {}
 
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
                                       error_code& /*ec*/) {
-  if (content_length && *content_length <= limits_.max_body_bytes) {
+  if (content_length && *content_length <= body_limit_) {
     request_.body.reserve(static_cast<std::size_t>(*content_length));
   }
 }

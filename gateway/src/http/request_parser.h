@@ -17,6 +17,7 @@ struct RequestLimits {
   std::size_t max_url_bytes = 64u << 10;
   std::size_t max_header_bytes = 64u << 10;  // all fields, names and values together
   std::size_t max_body_bytes = 1u << 20;
+  std::size_t max_ingest_body_bytes = 16u << 20;  // for the ingest routes (ingest.max_body_bytes)
   std::size_t max_header_fields = 100;
 };
 
@@ -54,6 +55,7 @@ class RequestParser : public boost::beast::http::basic_parser<true> {
   void on_finish_impl(error_code& ec) override;
 
   RequestLimits limits_;
+  std::size_t body_limit_ = 0;  // this request's: max_body_bytes or max_ingest_body_bytes
   Request request_;
   unsigned version_ = 11;
   std::size_t header_bytes_ = 0;

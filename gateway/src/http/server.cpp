@@ -36,6 +36,7 @@ Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
                      ? c.io_threads
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   s.cancels.Add(s.shared_cancel);
+  s.ingest = std::make_unique<IngestService>(c.ingest, c.ingest.dsn.empty() ? c.dsn : c.ingest.dsn);
   // Every connection is a file descriptor; leave room for the pools, the log and the listener.
   rlimit files{};
   int budget = 1 << 20;
@@ -220,8 +221,9 @@ Context Server::Impl::MakeContext() {
     return r.status == QueryStatus::kOk;
   };
   context.metrics_text = [this, p] {
-    return metrics->Render(cache->Stats(), p->InUse(), p->Size());
+    return metrics->Render(cache->Stats(), p->InUse(), p->Size()) + ingest->RenderMetrics();
   };
+  context.ingest = ingest.get();
   return context;
 }
 

@@ -13,6 +13,7 @@
 
 #include "http/request_parser.h"
 #include "http/wire.h"
+#include "ingest/ingest_handler.h"
 #include "lqe/ascii.h"
 #include "lqe/gateway/errors.h"
 
@@ -134,6 +135,49 @@ void WatchForHangUp(asio::ip::tcp::socket& socket, std::shared_ptr<QueryCancel> 
                     });
 }
 
+// Queues an ingest job and resumes the session when its transaction has committed (or failed),
+// without holding a thread meanwhile. Completes with nullopt when the queue is full.
+template <typename Token>
+auto AsyncSubmit(IngestService& service, IngestJob job, Token&& token) {
+  return asio::async_initiate<Token, void(std::optional<IngestOutcome>)>(
+      [&service](auto handler, IngestJob queued) {
+        auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+        auto executor = asio::get_associated_executor(*shared);
+        auto work = std::make_shared<asio::executor_work_guard<decltype(executor)>>(executor);
+        queued.done = [shared, work](IngestOutcome outcome) {
+          auto ex = work->get_executor();
+          asio::post(ex, [shared, work, outcome = std::move(outcome)]() mutable {
+            (*shared)(std::optional<IngestOutcome>(std::move(outcome)));
+          });
+        };
+        if (!service.Submit(std::move(queued))) {
+          asio::post(executor, [shared]() mutable { (*shared)(std::optional<IngestOutcome>()); });
+        }
+      },
+      token, std::move(job));
+}
+
+// Ingest: body parsing and event forming on a worker, then the group-commit queue.
+asio::awaitable<Response> AnswerIngest(Server::Impl& server, Context& context,
+                                       const Request& request, const PendingRequest& pending) {
+  auto prepared = co_await asio::co_spawn(
+      *server.workers,
+      [&]() -> asio::awaitable<std::variant<Response, IngestJob>> {
+        try {
+          co_return ingest::PrepareJob(request, pending, *context.state, nullptr);
+        } catch (const std::exception& e) {
+          spdlog::error("ingest handler failed: {}", e.what());
+          co_return ErrorResponse(500, "internal error", {{"reason", "internal"}});
+        }
+      },
+      asio::use_awaitable);
+  if (auto* response = std::get_if<Response>(&prepared)) co_return std::move(*response);
+  std::optional<IngestOutcome> outcome = co_await AsyncSubmit(
+      *server.ingest, std::get<IngestJob>(std::move(prepared)), asio::use_awaitable);
+  if (!outcome) co_return ingest::QueueFullResponse(server.ingest->RetryAfterSeconds());
+  co_return ingest::OutcomeResponse(*outcome);
+}
+
 // Answers one parsed request: the non-blocking fast path inline, else a worker thread.
 asio::awaitable<Response> Answer(Server::Impl& server, beast::tcp_stream& stream,
                                  const Request& request) {
@@ -141,6 +185,9 @@ asio::awaitable<Response> Answer(Server::Impl& server, beast::tcp_stream& stream
   FastOutcome fast = HandleFast(request, context);
   if (auto* response = std::get_if<Response>(&fast)) co_return std::move(*response);
   const PendingRequest pending = std::get<PendingRequest>(std::move(fast));
+  if (pending.kind == PendingRequest::Kind::kIngest) {
+    co_return co_await AnswerIngest(server, context, request, pending);
+  }
   context.cancel = std::make_shared<QueryCancel>();
   server.cancels.Add(context.cancel);
   auto watching = std::make_shared<bool>(true);
@@ -175,6 +222,7 @@ RequestLimits LimitsOf(const Config& config) {
   limits.max_url_bytes = config.max_url_bytes;
   limits.max_header_bytes = config.max_header_bytes;
   limits.max_body_bytes = config.max_body_bytes;
+  limits.max_ingest_body_bytes = config.ingest.max_body_bytes;
   return limits;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lqe/gateway/clock.h"
+#include "lqe/gateway/ingest.h"
 #include "lqe/gateway/key_limiter.h"
 #include "lqe/gateway/query_cancel.h"
 #include "lqe/gateway/server.h"
@@ -72,6 +73,10 @@ struct Server::Impl {
   void RefuseConnection(boost::asio::ip::tcp::socket& socket);
   // Logs an accept() failure at most once a second, with how many were not logged.
   void LogAcceptFailure(const boost::system::error_code& ec);
+
+  // Last: destroyed first, so its writers finish (and post their answers) while the event loops
+  // still exist.
+  std::unique_ptr<IngestService> ingest;
 };
 
 boost::asio::awaitable<void> RunSession(Server::Impl& server, boost::asio::ip::tcp::socket socket);

@@ -76,6 +76,11 @@ Value Emitter::EmitPath(const ast::Path& path) {
       if (names::EqualsIgnoreCase(c.name, col.name)) found = &c;
     }
     if (!found) {
+      if (std::optional<Value> extra = ExtraColumnValue(*lookup.var, col)) {
+        v = *extra;
+        for (std::size_t i = 2; i < path.parts.size(); ++i) v = EmitValueField(v, path.parts[i]);
+        return v;
+      }
       Fail(DiagCode::kUnknownName, col.span,
            "column \"" + col.name + "\" not found in " + lookup.var->name,
            names::DidYouMean(col.name, names));

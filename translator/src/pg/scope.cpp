@@ -67,6 +67,16 @@ Value FieldOf(const Value& record, const ast::Identifier& name) {
                        "(" + record.sql + " ->> " + key + ")", f->type, path);
 }
 
+std::optional<Value> ExtraColumnValue(const RangeVar& var, const ast::Identifier& name) {
+  if (var.kind != RangeVar::Kind::kRow) return std::nullopt;
+  for (const auto& c : var.columns) {
+    if (!names::EqualsIgnoreCase(c.name, "extra") || !IsKind(c.type, TypeKind::kRecord)) continue;
+    if (c.type->FindField(name.name) == nullptr) return std::nullopt;
+    return FieldOf(ColumnValue(var, c), name);
+  }
+  return std::nullopt;
+}
+
 Value FromJson(std::string json_sql, const TypePtr& type, std::string path) {
   return TypedFromJson(json_sql, "(" + json_sql + " #>> '{}')", type, std::move(path));
 }
@@ -111,6 +121,18 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
                          "Qualify it with the UNNEST alias.");
       }
       found = {nullptr, FieldOf(var.value, name), true};
+    }
+    if (found.found) return found;
+    // Tier 4: top-level keys kept in a row's `extra` column.
+    for (const auto& var : s->vars) {
+      std::optional<Value> extra = ExtraColumnValue(var, name);
+      if (!extra) continue;
+      if (found.found) {
+        translator::Fail(DiagCode::kUnknownName, name.span,
+                         "column name \"" + name.name + "\" is ambiguous",
+                         "Qualify it with a table alias.");
+      }
+      found = {nullptr, *extra, true};
     }
     if (found.found) return found;
   }

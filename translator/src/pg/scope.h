@@ -3,6 +3,7 @@
 // and the PostgreSQL expression that reads it, with its BigQuery type.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct Scope {
 Value ColumnValue(const RangeVar& var, const Column& c);
 // Reads field `name` of a record-typed value; throws kUnknownName with a suggestion.
 Value FieldOf(const Value& record, const ast::Identifier& name);
+// A top-level key that ingest kept in the `extra` column (appname, severity, ...), read by its
+// bare name as BigQuery (where it is a column) would: the row's extra.<name>, when the row has an
+// `extra` record with that field. Nullopt otherwise.
+std::optional<Value> ExtraColumnValue(const RangeVar& var, const ast::Identifier& name);
 // A JSON value holding an element of `type` (from -> or jsonb_array_elements) as a typed Value.
 Value FromJson(std::string json_sql, const TypePtr& type, std::string path);
 

@@ -51,6 +51,31 @@ struct ApiKey {
   std::array<unsigned char, 32> sha256{};
   bool all_endpoints = false;
   std::vector<std::string> endpoints;  // names or ids
+  // Sources this key may send logs to (HTTP ingest), by source name; separate from endpoints.
+  bool all_sources = false;
+  std::vector<std::string> ingest;
+};
+
+// A log source HTTP ingest accepts: the name shippers send (`source_name`), an optional UUID
+// (`source`, `x-source`) and the lqe table it feeds.
+struct IngestSource {
+  std::string name;   // exact, case-sensitive: "cloudflare.logs.prod"
+  std::string id;     // lower-case UUID, or empty
+  std::string table;  // "edge"
+};
+
+// The nine source names a self-hosted Supabase stack ships to, mapped to lqe's tables.
+std::vector<IngestSource> DefaultIngestSources();
+
+struct IngestConfig {
+  std::string dsn;    // a role that may write the log tables; empty: database.dsn
+  int pool_size = 2;  // writer connections, one group-commit writer thread each
+  std::size_t max_body_bytes = 16u << 20;           // on the wire; Vector drops a batch on 413
+  std::size_t max_decompressed_bytes = 128u << 20;  // after gzip/deflate
+  std::size_t queue_max_events = 200000;            // over it: 429 + Retry-After
+  std::size_t queue_max_bytes = 512u << 20;         // formed events' bytes waiting to be written
+  std::size_t batch_max_events = 20000;             // events per group commit
+  int retry_after_seconds = 3;
 };
 
 struct Config {
@@ -77,6 +102,8 @@ struct Config {
   bool access_log = true;
   std::vector<ApiKey> api_keys;
   std::vector<std::shared_ptr<EndpointDef>> endpoints;
+  IngestConfig ingest;
+  std::vector<IngestSource> sources = DefaultIngestSources();
 };
 
 // One problem, where it is.

@@ -15,6 +15,7 @@
 #include "lqe/gateway/config.h"
 #include "lqe/gateway/hit_memo.h"
 #include "lqe/gateway/http_types.h"
+#include "lqe/gateway/ingest.h"
 #include "lqe/gateway/key_limiter.h"
 #include "lqe/gateway/metrics.h"
 #include "lqe/gateway/params.h"
@@ -60,6 +61,7 @@ struct Context {
   // Cancels queries whose result others share (cache fills and warming) at shutdown only.
   std::shared_ptr<QueryCancel> shared_cancel;
   KeyLimiter* key_limiter = nullptr;  // null: no per-key cap
+  IngestService* ingest = nullptr;    // null: ingest answers 503
   std::function<std::chrono::system_clock::time_point()> now = [] {
     return std::chrono::system_clock::now();
   };
@@ -77,10 +79,18 @@ struct Prepared {
 // What the fast path hands a worker thread: a request it already routed, authenticated and
 // validated, whose answer may block (a query that is not a cache hit, /ready, /metrics). The
 // worker finishes it without doing any of that again.
+// An ingest request that passed auth: its key and, when the URL or headers named it, its source
+// (both owned by the context's state).
+struct IngestTarget {
+  const ApiKey* key = nullptr;
+  const IngestSource* source = nullptr;  // null: named by the body, or 401
+};
+
 struct PendingRequest {
-  enum class Kind : std::uint8_t { kQuery, kReady, kMetrics };
+  enum class Kind : std::uint8_t { kQuery, kReady, kMetrics, kIngest };
   Kind kind = Kind::kQuery;
-  Prepared query;  // for kQuery
+  Prepared query;       // for kQuery
+  IngestTarget ingest;  // for kIngest
 };
 using FastOutcome = std::variant<Response, PendingRequest>;
 

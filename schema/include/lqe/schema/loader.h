@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "lqe/schema/ingest_writer.h"  // CatalogueConflictsTotal
+
 namespace lqe::schema {
 
 struct LoadOptions {
@@ -46,8 +48,5 @@ class LoadError : public std::runtime_error {
 // (events of committed batches stay loaded); *stats holds the counts so far either way.
 void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& errors,
                 LoadStats* stats);
-
-// Type conflicts committed by loads in this process since it started (a counter for /metrics).
-std::int64_t CatalogueConflictsTotal();
 
 }  // namespace lqe::schema

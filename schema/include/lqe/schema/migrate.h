@@ -35,7 +35,10 @@ struct MigrateOptions {
   // lqe_gateway_<database>.
   std::optional<std::string> gateway_role;
   std::optional<std::string> gateway_password;  // sets the gateway role's password when given
-  int partition_days_back = 3;                  // daily partitions for today-back..today+ahead
+  // HTTP ingest's writer role (ingest.dsn). Unset: lqe_ingest_<database>.
+  std::optional<std::string> ingest_role;
+  std::optional<std::string> ingest_password;
+  int partition_days_back = 3;  // daily partitions for today-back..today+ahead
   int partition_days_ahead = 3;
 };
 
@@ -45,6 +48,7 @@ struct MigrateReport {
   int catalogue_rows_added = 0;                 // seed rows that were missing
   std::vector<std::string> partitions_created;  // e.g. "edge_p20261121"
   std::string gateway_role;                     // the role configured for this database
+  std::string ingest_role;                      // the writer role configured for HTTP ingest
 };
 
 // The default gateway role of a database: "lqe_gateway_<database>". Throws SchemaError when that

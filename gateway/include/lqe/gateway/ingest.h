@@ -1,0 +1,87 @@
+// HTTP ingest's write side: a bounded queue of formed events and writer threads, each with its
+// own Postgres connections (never the query pool). A writer takes the oldest request and every
+// other queued request for the same table (up to batch_max_events) and writes them in one
+// transaction and one COPY: group commit, so throughput does not depend on client batch size.
+// A request is answered only after its transaction commits. Each table is written by one
+// thread, so concurrent batches for a table queue behind each other instead of racing.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lqe/gateway/config.h"
+#include "lqe/schema/event_form.h"
+
+namespace lqe::schema {
+class IngestWriter;
+}
+
+namespace lqe::gateway {
+
+struct IngestOutcome {
+  bool stored = false;                // false: nothing of the request was stored (retryable)
+  std::vector<std::string> refusals;  // events not stored, with why (the rest were)
+  std::string error;                  // why nothing was stored
+};
+
+struct IngestJob {
+  std::string table;
+  std::vector<schema::FormedEvent> events;
+  std::vector<std::string> refusals;        // events already refused while forming
+  std::size_t bytes = 0;                    // counted against ingest.queue_max_bytes
+  std::function<void(IngestOutcome)> done;  // called once, on a writer thread
+};
+
+class IngestService {
+ public:
+  // `dsn`: the writer role's connection string. Starts config.pool_size writer threads.
+  IngestService(const IngestConfig& config, std::string dsn);
+  ~IngestService();  // writes what is queued, then joins the writers
+  IngestService(const IngestService&) = delete;
+  IngestService& operator=(const IngestService&) = delete;
+
+  // Queues the job; false (and job.done not called) when the queue is full.
+  bool Submit(IngestJob job);
+  int RetryAfterSeconds() const { return config_.retry_after_seconds; }
+  // Prometheus lines for the ingest counters and the catalogue conflicts counter.
+  std::string RenderMetrics() const;
+  std::uint64_t QueuedEvents() const { return queued_events_.load(); }
+
+  struct Counters {
+    std::atomic<std::uint64_t> accepted{0};    // events committed
+    std::atomic<std::uint64_t> rejected{0};    // events refused (406 reasons)
+    std::atomic<std::uint64_t> duplicates{0};  // events already stored (retries)
+    std::atomic<std::uint64_t> batches{0};     // group commits
+    std::atomic<std::uint64_t> requests{0};    // requests committed
+    std::atomic<std::uint64_t> queue_full{0};  // requests answered 429
+    std::atomic<std::uint64_t> failures{0};    // requests answered 503
+  };
+  Counters& counters() { return counters_; }
+
+ private:
+  struct Writer;
+  void Run(Writer& writer);
+  void WriteGroup(Writer& writer, std::vector<IngestJob>& group);
+  // Stages and writes the group's events in one transaction; sets *error when nothing is stored.
+  void WriteEvents(Writer& writer, std::vector<IngestJob>& group, std::uint64_t events,
+                   std::vector<IngestOutcome>* outcomes, std::string* error);
+  Writer& WriterFor(const std::string& table);
+
+  IngestConfig config_;
+  std::string dsn_;
+  std::atomic<std::uint64_t> queued_events_{0};
+  std::atomic<std::uint64_t> queued_bytes_{0};
+  Counters counters_;
+  std::vector<std::unique_ptr<Writer>> writers_;
+};
+
+}  // namespace lqe::gateway

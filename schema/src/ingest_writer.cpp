@@ -1,0 +1,141 @@
+#include "lqe/schema/ingest_writer.h"
+
+#include <atomic>
+#include <boost/json/serialize.hpp>
+
+#include "batch_writer.h"
+#include "load_batch.h"
+#include "lqe/schema/copy_row.h"
+#include "pg_conn.h"
+
+namespace lqe::schema {
+namespace {
+
+std::atomic<std::int64_t> conflicts_total{0};
+
+bool ValidSourceName(const std::string& name) {
+  if (name.empty() || name.size() > 48) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+void CheckSource(PgConn& conn, const std::string& source) {
+  if (!ValidSourceName(source)) throw IngestError("invalid source name \"" + source + "\"");
+  const auto result = conn.Exec(
+      "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+      "WHERE n.nspname = 'logs' AND c.relname = $1 AND c.relkind = 'p'",
+      {source});
+  if (result.Rows() == 0) {
+    throw IngestError("unknown source \"" + source + "\": no table logs." + source +
+                      " (run lqe migrate first?)");
+  }
+}
+
+std::vector<CatalogEntry> ReadCatalogue(PgConn& conn, const std::string& source) {
+  const auto result =
+      conn.Exec("SELECT path, bq_type, mode FROM logs.field_catalogue WHERE source = $1", {source});
+  std::vector<CatalogEntry> rows;
+  for (int i = 0; i < result.Rows(); ++i) {
+    rows.push_back({source, result.Text(i, 0), result.Text(i, 1), result.Text(i, 2)});
+  }
+  return rows;
+}
+
+const std::vector<TypeConflict> kNoConflicts;
+
+}  // namespace
+
+SealedBatch::SealedBatch() = default;
+SealedBatch::SealedBatch(std::unique_ptr<Batch> batch) : batch_(std::move(batch)) {}
+SealedBatch::~SealedBatch() = default;
+SealedBatch::SealedBatch(SealedBatch&&) noexcept = default;
+SealedBatch& SealedBatch::operator=(SealedBatch&&) noexcept = default;
+
+bool SealedBatch::Empty() const {
+  return !batch_ || (batch_->empty() && batch_->changes.empty() && batch_->conflicts.empty());
+}
+std::size_t SealedBatch::Size() const {
+  return batch_ ? batch_->size() : 0;
+}
+std::int64_t SealedBatch::FirstLine() const {
+  return batch_ && !batch_->empty() ? batch_->rows().front().line_no : 0;
+}
+std::int64_t SealedBatch::LastLine() const {
+  return batch_ && !batch_->empty() ? batch_->rows().back().line_no : 0;
+}
+const std::vector<TypeConflict>& SealedBatch::Conflicts() const {
+  return batch_ ? batch_->conflicts : kNoConflicts;
+}
+
+IngestWriter::IngestWriter(const std::string& dsn, const std::string& source)
+    : source_(source), open_(std::make_unique<Batch>()) {
+  try {
+    conn_ = std::make_unique<PgConn>(dsn);
+    CheckSource(*conn_, source_);
+    const auto catalogue = ReadCatalogue(*conn_, source_);
+    metadata_ = std::make_unique<CatalogueEvolver>(catalogue, "metadata");
+    extra_ = std::make_unique<CatalogueEvolver>(catalogue, "extra");
+    writer_ = std::make_unique<BatchWriter>(*conn_, source_);
+  } catch (const PgError& e) {
+    throw IngestError(e.what());
+  }
+}
+
+IngestWriter::~IngestWriter() = default;
+
+bool IngestWriter::Stage(FormedEvent&& event, std::string* refusal, std::int64_t line_no) {
+  if (!metadata_->Observe(&event.metadata, refusal) || !extra_->Observe(&event.extra, refusal)) {
+    return false;
+  }
+  Row row;
+  row.line_no = line_no;
+  row.user_id = event.id_given;
+  row.id = std::move(event.id);
+  row.given_ts = event.timestamp_given;
+  row.ts = event.timestamp_micros;
+  AppendCopyRow(row.id, row.ts, event.event_message, event.project,
+                boost::json::serialize(event.metadata), boost::json::serialize(event.extra),
+                &row.copy_line);
+  if (!open_->Add(std::move(row))) ++staged_duplicates_;
+  return true;
+}
+
+std::size_t IngestWriter::Staged() const {
+  return open_->size();
+}
+
+SealedBatch IngestWriter::Seal() {
+  Batch& batch = *open_;
+  batch.changes = metadata_->TakeChanges();
+  batch.seen_paths = metadata_->TakeSeenPaths();
+  batch.conflicts = metadata_->TakeConflicts();
+  for (auto& c : extra_->TakeChanges()) batch.changes.push_back(std::move(c));
+  for (auto& p : extra_->TakeSeenPaths()) batch.seen_paths.push_back(std::move(p));
+  for (auto& c : extra_->TakeConflicts()) batch.conflicts.push_back(std::move(c));
+  SealedBatch sealed(std::move(open_));
+  open_ = std::make_unique<Batch>();
+  return sealed;
+}
+
+WriteCounts IngestWriter::Write(SealedBatch& sealed) {
+  WriteCounts counts;
+  if (sealed.Empty()) return counts;
+  try {
+    const auto result = writer_->Write(*sealed.batch_);
+    counts.loaded = result.loaded;
+    counts.duplicates = result.duplicates;
+  } catch (const PgError& e) {
+    throw IngestError(e.what());
+  }
+  for (const auto& c : sealed.batch_->conflicts) counts.conflicts += c.count;
+  conflicts_total += counts.conflicts;
+  return counts;
+}
+
+std::int64_t CatalogueConflictsTotal() {
+  return conflicts_total.load();
+}
+
+}  // namespace lqe::schema
