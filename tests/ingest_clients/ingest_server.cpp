@@ -163,13 +163,13 @@ ProcessResult ChildProcess::Wait(int timeout_s) {
 }
 
 std::string SupabaseSourceName(const std::string& table) {
-  static const std::map<std::string, std::string> kNames{
+  static const std::map<std::string, std::string> names{
       {"edge", "cloudflare.logs.prod"},     {"postgres", "postgres.logs"},
       {"function_edge", "deno-relay-logs"}, {"function_events", "deno-subhosting-events"},
       {"auth", "gotrue.logs.prod"},         {"realtime", "realtime.logs.prod"},
       {"storage", "storage.logs.prod.2"},   {"restapi", "postgREST.logs.prod"},
       {"pooler", "pgbouncer.logs.prod"}};
-  return kNames.at(table);
+  return names.at(table);
 }
 
 }  // namespace lqe::ingest_clients

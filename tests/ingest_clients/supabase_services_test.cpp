@@ -42,39 +42,39 @@ std::string Column(const boost::json::array& rows, const char* name) {
 class SupabaseServicesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    db_ = new lqe::testing::TestDatabase("supabase");
-    server_ = new IngestServer(*db_);
-    ASSERT_TRUE(server_->Up()) << server_->Log();
+    suite_db = new lqe::testing::TestDatabase("supabase");
+    suite_server = new IngestServer(*suite_db);
+    ASSERT_TRUE(suite_server->Up()) << suite_server->Log();
     for (const char* table : {"edge", "postgres", "function_edge", "function_events", "auth",
                               "realtime", "storage", "restapi", "pooler"}) {
       int events = 0;
       const std::string body = FixtureArray(table, &events);
       ASSERT_GT(events, 0) << table;
       const HttpResult r =
-          server_->Post("/api/logs?source_name=" + SupabaseSourceName(table), body);
-      ASSERT_EQ(r.status, 200) << table << ": " << r.body << r.error << "\n" << server_->Log();
+          suite_server->Post("/api/logs?source_name=" + SupabaseSourceName(table), body);
+      ASSERT_EQ(r.status, 200) << table << ": " << r.body << r.error << "\n" << suite_server->Log();
       EXPECT_EQ(r.body, R"({"message":"Logged!"})") << table;
       EXPECT_EQ(r.Header("content-type").rfind("application/json", 0), 0U) << table;
     }
-    posted_ = true;
+    posted = true;
   }
   static void TearDownTestSuite() {
-    delete server_;
-    delete db_;
+    delete suite_server;
+    delete suite_db;
   }
-  void SetUp() override { ASSERT_TRUE(posted_) << "the suite's posts failed (see above)"; }
+  void SetUp() override { ASSERT_TRUE(posted) << "the suite's posts failed (see above)"; }
 
   // The number of rows `from` (a CTE, with joins and a WHERE) gives, through logs.all.
   int Count(const std::string& from) {
-    const boost::json::array rows = server_->LogsAll("select count(*) as n from " + from);
+    const boost::json::array rows = suite_server->LogsAll("select count(*) as n from " + from);
     if (rows.size() != 1) return -1;
     return static_cast<int>(rows[0].as_object().at("n").to_number<std::int64_t>());
   }
 
   // NOLINTBEGIN(cppcoreguidelines-avoid-non-const-global-variables): gtest's suite fixture
-  static inline lqe::testing::TestDatabase* db_ = nullptr;
-  static inline IngestServer* server_ = nullptr;
-  static inline bool posted_ = false;
+  static inline lqe::testing::TestDatabase* suite_db = nullptr;
+  static inline IngestServer* suite_server = nullptr;
+  static inline bool posted = false;
   // NOLINTEND(cppcoreguidelines-avoid-non-const-global-variables)
 };
 
@@ -94,7 +94,7 @@ TEST_F(SupabaseServicesTest, EveryServiceLandsWholeInItsCte) {
 
 TEST_F(SupabaseServicesTest, AuthStatusAndDurationAreIntegers) {
   // Studio's auth error filter: metadata.status compared as an integer.
-  const boost::json::array rows = server_->LogsAll(
+  const boost::json::array rows = suite_server->LogsAll(
       "select m.status, m.duration, m.path from auth_logs cross join unnest(metadata) as m "
       "where m.status >= 400 order by m.status");
   ASSERT_EQ(rows.size(), 3U);
@@ -102,7 +102,7 @@ TEST_F(SupabaseServicesTest, AuthStatusAndDurationAreIntegers) {
   EXPECT_EQ(Column(rows, "duration"), "48211000,900000,2300000");
   EXPECT_EQ(Column(rows, "path"), R"("/token","/user","/user")");
   // Arithmetic on the integer: total request time of the failed requests, in milliseconds.
-  const boost::json::array total = server_->LogsAll(
+  const boost::json::array total = suite_server->LogsAll(
       "select sum(m.duration) / 1000000 as ms from auth_logs cross join unnest(metadata) as m "
       "where m.status >= 400");
   ASSERT_EQ(total.size(), 1U);
@@ -110,13 +110,13 @@ TEST_F(SupabaseServicesTest, AuthStatusAndDurationAreIntegers) {
 }
 
 TEST_F(SupabaseServicesTest, StorageLevelIsAnIntegerAndContextAnArray) {
-  const boost::json::array rows = server_->LogsAll(
+  const boost::json::array rows = suite_server->LogsAll(
       "select event_message, m.level from storage_logs cross join unnest(metadata) as m "
       "where m.level >= 50");
   ASSERT_EQ(rows.size(), 1U);
   EXPECT_EQ(rows[0].as_object().at("event_message"), "request errored");
   EXPECT_EQ(rows[0].as_object().at("level"), 50);
-  const boost::json::array pids = server_->LogsAll(
+  const boost::json::array pids = suite_server->LogsAll(
       "select c.pid, c.host from storage_logs cross join unnest(metadata) as m "
       "cross join unnest(m.context) as c order by timestamp");
   EXPECT_EQ(Column(pids, "pid"), "1,1");
@@ -124,7 +124,7 @@ TEST_F(SupabaseServicesTest, StorageLevelIsAnIntegerAndContextAnArray) {
 }
 
 TEST_F(SupabaseServicesTest, EdgeAndPostgresNestedRecords) {
-  const boost::json::array edge = server_->LogsAll(
+  const boost::json::array edge = suite_server->LogsAll(
       "select r.status_code, request.method, request.path from edge_logs "
       "cross join unnest(metadata) as m cross join unnest(m.request) as request "
       "cross join unnest(m.response) as r where r.status_code >= 400");
@@ -133,7 +133,7 @@ TEST_F(SupabaseServicesTest, EdgeAndPostgresNestedRecords) {
   EXPECT_EQ(edge[0].as_object().at("method"), "POST");
   EXPECT_EQ(edge[0].as_object().at("path"), "/auth/v1/token?grant_type=password");
 
-  const boost::json::array errors = server_->LogsAll(
+  const boost::json::array errors = suite_server->LogsAll(
       "select p.error_severity, event_message from postgres_logs "
       "cross join unnest(metadata) as m cross join unnest(m.parsed) as p "
       "where p.error_severity = 'ERROR'");
