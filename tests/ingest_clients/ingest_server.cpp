@@ -11,6 +11,7 @@
 #include <boost/url/rfc/unreserved_chars.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <pqxx/pqxx>
 #include <sstream>
@@ -106,9 +107,12 @@ boost::json::array IngestServer::LogsAll(const std::string& sql) const {
 }
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
-  char path_template[] = "/tmp/lqe-ingest-client-XXXXXX";
-  const int out_fd = mkstemp(path_template);
-  output_path_ = path_template;
+  const std::string name =
+      (std::filesystem::temp_directory_path() / "lqe-ingest-client-XXXXXX").string();
+  std::vector<char> path_template(name.begin(), name.end());
+  path_template.push_back('\0');
+  const int out_fd = mkstemp(path_template.data());
+  output_path_ = path_template.data();
   int in_pipe[2] = {-1, -1};
   if (out_fd < 0 || pipe(in_pipe) != 0) return;
   pid_ = fork();
