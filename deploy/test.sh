@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command and CI's only step. In order, each step failing the run:
-#  1. installs what is missing (deploy/install-deps.sh --test);
+#  1. installs what is missing (deploy/install-deps.sh --test, and the real log shippers the
+#     ingest_clients tests run: deploy/install-ingest-clients.sh);
 #  2. gates on the sources: no machine-specific absolute path, clang-format;
 #  3. builds everything (Release, -Werror, tests and benchmarks ON whatever the cache says);
 #  4. clang-tidy on the C++ files changed by the last 10 commits (deploy/lib/check-tidy.sh);
@@ -30,6 +31,8 @@ step() { echo "test.sh: [$((SECONDS - started))s] $*"; }
 
 step "dependencies"
 bash deploy/install-deps.sh --test
+# pino-logflare (npm, locked) for tests/ingest_clients; its test fails when this is missing.
+bash deploy/install-ingest-clients.sh
 
 step "gates: machine paths, clang-format"
 bash deploy/lib/check-machine-paths.sh

@@ -16,7 +16,16 @@ constexpr int kMaxAttempts = 10;
 }  // namespace
 
 BatchWriter::BatchWriter(PgConn& conn, std::string source)
-    : conn_(conn), source_(std::move(source)), table_("logs." + source_) {}
+    : conn_(conn), source_(std::move(source)), table_("logs." + source_) {
+  // Rows of most sources pass TOAST's 2 KB threshold and get compressed as they are written;
+  // PostgreSQL's default, pglz, was 13 % of the backend's time during a COPY of edge events,
+  // lz4 writes (and reads) the same documents about 20 % faster. The setting only chooses how
+  // new values are compressed, so a server built without lz4 keeps its default.
+  try {
+    conn_.Exec("SET default_toast_compression = lz4");
+  } catch (const PgError&) {  // NOLINT(bugprone-empty-catch): pglz stays, which works too
+  }
+}
 
 // Outside the batch's transaction, so creating a partition (and the lock it takes) does not
 // wait for or hold up other loaders' batches.
