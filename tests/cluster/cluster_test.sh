@@ -97,10 +97,12 @@ setup() {
   mark "clusters started"
   for db in coord single shard_b; do psql_at "$p" postgres "CREATE DATABASE $db"; done
   psql_at "$s" postgres "CREATE DATABASE shard_a"
-  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/single" --gateway-role lqe_gw_single >/dev/null &
-  local single_migrate=$!
-  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/coord" --gateway-role lqe_gw_coord >/dev/null
-  wait "$single_migrate" || fail "migrating single failed"
+  # One after the other: both databases' migrations alter the cluster-wide roles they share
+  # (ALTER ROLE ... SET), which two concurrent transactions can collide on.
+  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/single" --gateway-role lqe_gw_single >/dev/null ||
+    fail "migrating single failed"
+  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/coord" --gateway-role lqe_gw_coord >/dev/null ||
+    fail "migrating coord failed"
   mark "migrated" 
   # Same events, both layouts; the 8 days before now.
   "$lqe" generate --source all --count 400 --seed 7 --projects 5 --out-dir "$state" \
