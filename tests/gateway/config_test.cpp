@@ -14,7 +14,7 @@ namespace {
 
 using testing::TempDir;
 
-const char* kHash = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
+const char* const kHash = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
 
 std::string Minimal(const std::string& extra_endpoint_lines = "") {
   return std::string(

@@ -99,10 +99,12 @@ std::optional<std::int64_t> ParsePgTimestamptz(std::string_view text) {
     if (!civil::ReadDigits(text, pos + 1, 2, &oh)) return std::nullopt;
     if (pos + 3 < text.size() && text[pos + 3] == ':') civil::ReadDigits(text, pos + 4, 2, &om);
     if (pos + 6 < text.size() && text[pos + 6] == ':') civil::ReadDigits(text, pos + 7, 2, &os);
-    offset_seconds = sign * (oh * 3600 + om * 60 + os);
+    offset_seconds = sign * ((std::int64_t{oh} * 3600) + (std::int64_t{om} * 60) + os);
   }
-  std::int64_t seconds = DaysSinceEpoch(year, month, day) * 86400 +
-                         static_cast<std::int64_t>(hour) * 3600 + minute * 60 + second -
+  // PostgreSQL's timestamps end in year 294276: anything longer is not one of its texts.
+  if (year > 294276) return std::nullopt;
+  std::int64_t seconds = (DaysSinceEpoch(static_cast<int>(year), month, day) * 86400) +
+                         (std::int64_t{hour} * 3600) + (std::int64_t{minute} * 60) + second -
                          offset_seconds;
   return seconds * 1000000 + micros;
 }
