@@ -37,7 +37,9 @@ function timestampMicros(ts) {
 class Unsupported extends Error {}
 
 function fromReference(type, v) {
-  if (!v || !v.value) return null;
+  // BigQuery translates a NULL ARRAY into an empty ARRAY in a query's result (NULL and [] are
+  // distinct only inside the query); the reference evaluator returns the NULL itself.
+  if (!v || !v.value) return type.type_kind === 'TYPE_ARRAY' ? [] : null;
   switch (type.type_kind) {
     case 'TYPE_INT64': case 'TYPE_INT32': case 'TYPE_UINT32': case 'TYPE_UINT64':
       return String(v[v.value]);
