@@ -77,6 +77,16 @@ endpoints_dir: $src/sql
 EOF
 }
 
+# Restarts a stopped cluster on its own port, waiting out a short-lived socket of a test running
+# beside this suite that took the port meanwhile.
+restart_cluster() {
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    pg_cluster_start "$1" "$2" && return 0
+    sleep 1
+  done
+  return 1
+}
+
 setup() {
   rm -rf "$state"
   mkdir -p "$state"
@@ -84,10 +94,8 @@ setup() {
   local p s r
   p=$(pg_free_port)
   s=$(pg_free_port)
-  r=$(pg_free_port)
   echo "$p" >"$state/p.port"
   echo "$s" >"$state/s.port"
-  echo "$r" >"$state/r.port"
   pg_cluster_init "$state/s" &
   local init_s=$!
   pg_cluster_init "$state/p" || fail "cannot init the primary cluster"
@@ -95,6 +103,17 @@ setup() {
   pg_cluster_start "$state/p" "$p" || fail "cannot start the primary cluster"
   pg_cluster_start "$state/s" "$s" || fail "cannot start the shard cluster"
   mark "clusters started"
+  # The replica at once, so its port is chosen just before it is taken (ports picked early were
+  # taken by other tests' sockets meanwhile): a base backup of P, streaming from it; everything
+  # done on P from here on reaches it by streaming.
+  pg_cluster_init_replica "$state/r" "$p" || fail "pg_basebackup failed"
+  for _ in 1 2 3 4 5; do
+    r=$(pg_free_port)
+    pg_cluster_start "$state/r" "$r" && break
+    r=""
+  done
+  [[ -n $r ]] || fail "cannot start the replica"
+  echo "$r" >"$state/r.port"
   for db in coord single shard_b; do psql_at "$p" postgres "CREATE DATABASE $db"; done
   psql_at "$s" postgres "CREATE DATABASE shard_a"
   # One after the other: both databases' migrations alter the cluster-wide roles they share
@@ -154,9 +173,7 @@ shards:
   grep -q "shards: 2 nodes" "$state/migrate-shards.log" || fail "migrate did not apply the shards"
   grep -q -- "-> shard_a" "$state/migrate-shards.log" || fail "no partition moved to shard_a"
   grep -q -- "-> shard_b" "$state/migrate-shards.log" || fail "no partition moved to shard_b"
-  # The replica: a base backup of P, streaming from it.
-  pg_cluster_init_replica "$state/r" "$p" || fail "pg_basebackup failed"
-  pg_cluster_start "$state/r" "$r" || fail "cannot start the replica"
+  # The replica has streamed all of the above.
   [[ $(psql_at "$r" coord "SELECT pg_is_in_recovery()") == t ]] || fail "R is not a standby"
   mark "replica streaming"
   start_gateway single
@@ -279,7 +296,7 @@ failover() {
   grep -q '^lqe_db_queries_total{.*role="primary"} [1-9]' <<<"$metrics" ||
     fail "no query fell back to the primary"
   # Back up: the health check puts it back into rotation, and it takes queries again.
-  pg_cluster_start "$state/r" "$r" || fail "cannot restart the replica"
+  restart_cluster "$state/r" "$r" || fail "cannot restart the replica"
   for _ in $(seq 1 100); do
     metrics=$(curl -fsS "http://127.0.0.1:$port/metrics")
     grep -q "lqe_db_in_rotation{host=\"127.0.0.1:$r\",role=\"replica\"} 1" <<<"$metrics" && break
@@ -313,7 +330,7 @@ shard_down() {
   [[ $(jq -r .error.shard <<<"$json") == shard_a ]] || fail "shard: $json"
   [[ $(jq -r .error.message <<<"$json") == "shard shard_a is unavailable; this query reads partitions stored on it; retry shortly" ]] ||
     fail "message: $json"
-  pg_cluster_start "$state/s" "$s" || fail "cannot restart the shard"
+  restart_cluster "$state/s" "$s" || fail "cannot restart the shard"
   body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
     --data-urlencode "iso_timestamp_start=$start")
   [[ ${body##*$'\n'} == 200 ]] || fail "the shard is back but the query still fails: $body"
