@@ -111,10 +111,17 @@ struct CatalogueEvolver::Node {
 };
 
 // A type inferred from a value no catalogue row covers yet.
+struct InferredChild;
 struct Inferred {
   FieldType type = FieldType::kUnknown;
   bool repeated = false;
-  std::vector<std::pair<std::string, Inferred>> children;
+  // Not std::pair<std::string, Inferred>: a pair of a type still incomplete here is undefined,
+  // and clang rejects it (the fuzz build); a vector of an incomplete type is allowed.
+  std::vector<InferredChild> children;
+};
+struct InferredChild {
+  std::string first;  // the field's name as first seen
+  Inferred second;
 };
 
 struct CatalogueEvolver::Pending {
@@ -172,10 +179,11 @@ bool Merge(Inferred* a, const Inferred& b, const std::string& path, std::string*
                            " and " + std::string(TypeText(b.type)) + " in one event");
   }
   for (const auto& [name, child] : b.children) {
+    const std::string& wanted = name;  // clang 14 cannot capture a structured binding
     auto it = std::find_if(a->children.begin(), a->children.end(),
-                           [&](const auto& c) { return SameIgnoringCase(c.first, name); });
+                           [&](const auto& c) { return SameIgnoringCase(c.first, wanted); });
     if (it == a->children.end()) {
-      a->children.emplace_back(name, child);
+      a->children.push_back({name, child});
     } else if (!Merge(&it->second, child, path + "." + name, error)) {
       return false;
     }
@@ -202,7 +210,7 @@ bool InferElement(const json::value& v, const std::string& path, Inferred* out,
     if (slot != nullptr) {
       if (!Merge(slot, inferred, child_path, error)) return false;
     } else if (inferred.type != FieldType::kUnknown) {
-      out->children.emplace_back(std::string(key), std::move(inferred));
+      out->children.push_back({std::string(key), std::move(inferred)});
     }
   }
   return true;
@@ -296,8 +304,9 @@ struct Checker {
         continue;
       }
       if (inferred.type == FieldType::kUnknown) continue;  // null or []: nothing to learn yet
+      const std::string_view wanted = key;  // clang 14 cannot capture a structured binding
       auto same = std::find_if(adds->begin(), adds->end(), [&](const auto& a) {
-        return a.first == node && SameIgnoringCase(a.second.first, key);
+        return a.first == node && SameIgnoringCase(a.second.first, wanted);
       });
       if (same != adds->end()) {
         Inferred merged = same->second.second;
