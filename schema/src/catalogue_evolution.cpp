@@ -184,8 +184,10 @@ bool Merge(Inferred* a, const Inferred& b, const std::string& path, std::string*
                            [&](const auto& c) { return SameIgnoringCase(c.first, wanted); });
     if (it == a->children.end()) {
       a->children.push_back({name, child});
-    } else if (!Merge(&it->second, child, path + "." + name, error)) {
-      return false;
+    } else {
+      std::string child_path = path;
+      child_path.append(".").append(name);
+      if (!Merge(&it->second, child, child_path, error)) return false;
     }
   }
   return true;
@@ -420,8 +422,9 @@ bool CatalogueEvolver::Observe(const json::object* object, std::string* error) {
     node->type = FieldType::kFloat64;
     changes_.push_back({node->path, "FLOAT64", node->repeated ? "REPEATED" : "NULLABLE", true});
   }
-  for (const auto& [parent, named] : adds)
+  for (const auto& [parent, named] : adds) {
     AddInferred(parent, named.first, named.second, &changes_);
+  }
   return true;
 }
 
