@@ -45,13 +45,12 @@ std::vector<bool> BatchWriter::FindDuplicates(Batch& batch) {
   // An event without a timestamp is stored with the load time, which no unique index can
   // match: loaders serialise these checks per source instead, until their batch commits.
   const bool untimed =
-      std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.user_id && !r.given_ts; });
+      std::any_of(rows.begin(), rows.end(), [](const Row& r) { return !r.given_ts; });
   if (untimed) {
     conn_.Exec("SELECT pg_advisory_xact_lock(hashtext('lqe.load.untimed.' || $1))", {source_});
   }
   std::vector<std::optional<std::string>> ids_ts, stamps, index_ts, ids_any, index_any;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (!rows[i].user_id) continue;
     if (rows[i].given_ts) {
       ids_ts.push_back(rows[i].id);
       stamps.push_back(FormatTimestampMicros(rows[i].ts));

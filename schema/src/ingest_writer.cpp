@@ -92,7 +92,6 @@ bool IngestWriter::Stage(const FormedEvent& event, std::string* refusal, std::in
   }
   Row row;
   row.line_no = line_no;
-  row.user_id = event.id_given;
   row.id = event.id;
   row.given_ts = event.timestamp_given;
   row.ts = event.timestamp_micros;

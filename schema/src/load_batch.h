@@ -16,7 +16,6 @@ namespace lqe::schema {
 struct Row {
   std::int64_t line_no = 0;
   std::string id;
-  bool user_id = false;   // the id came with the event (so it may be a duplicate)
   bool given_ts = false;  // the timestamp came with the event
   std::int64_t ts = 0;
   std::string copy_line;
@@ -26,13 +25,12 @@ class Batch {
  public:
   // False when the batch already holds a duplicate of this event.
   bool Add(Row row) {
-    if (row.user_id) {
-      auto& stamps = ids_[row.id];
-      for (const auto& [ts, given] : stamps) {
-        if (!row.given_ts || ts == row.ts) return false;
-      }
-      stamps.emplace_back(row.ts, row.given_ts);
+    // Every id came with the event or from its delivery (DeliveryIds), so any row may repeat one.
+    auto& stamps = ids_[row.id];
+    for (const auto& [ts, given] : stamps) {
+      if (!row.given_ts || ts == row.ts) return false;
     }
+    stamps.emplace_back(row.ts, row.given_ts);
     days_.insert(DayOfMicros(row.ts));
     rows_.push_back(std::move(row));
     return true;

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "lqe/schema/copy_row.h"
+#include "lqe/schema/delivery_ids.h"
 #include "lqe/schema/event.h"
 #include "lqe/schema/ingest_writer.h"
 
@@ -108,7 +109,9 @@ class Loader {
   Loader(const LoadOptions& options, std::ostream& errors, LoadStats* stats)
       : options_(options), errors_(errors), stats_(stats), writer_(options.dsn, options.source) {
     form_.now_micros = options.now_micros ? options.now_micros : NowMicros;
-    form_.new_id = [this] { return uuids_.Next(); };
+    // An event without an id gets one from its line (text and number): loading the same file
+    // again finds every event stored already (delivery_ids.h).
+    form_.new_id = [this] { return DeliveryIds(options_.source, line_).At(line_no_); };
   }
 
   // Reads every line, then waits for the writer. Throws LoadError on a database failure.
@@ -127,7 +130,8 @@ class Loader {
   std::ostream& errors_;
   LoadStats* stats_;
   IngestWriter writer_;
-  UuidGenerator uuids_;
+  std::string_view line_;     // the line being formed
+  std::int64_t line_no_ = 0;  // and its number
   EventFormOptions form_;
   // (path, seen type) -> (catalogue type, values), for the report after the load.
   std::map<std::pair<std::string, std::string>, std::pair<std::string, std::int64_t>> conflicts_;
@@ -141,6 +145,8 @@ void Loader::Line(std::int64_t line_no, std::string_view line) {
   FormedEvent event(storage);
   std::string error;
   ++stats_->lines;
+  line_ = line;
+  line_no_ = line_no;
   if (!ParseEventLine(line, storage, &value, form_, &event, &error) ||
       !writer_.Stage(event, &error, line_no)) {
     Reject(line_no, error);

@@ -221,7 +221,9 @@ TEST_F(IngestHttpTest, KeysAndSourcesAreCheckedLikeLogflare) {
   r = Post("/api/logs?source_name=gotrue.logs.prod", body,
            {{"Authorization", std::string("Bearer ") + kIngestKey}});
   EXPECT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(Count("auth"), 2);
+  // The same bytes to the same source twice are a retry: the events (sent without ids) get ids
+  // from the body and their position, so the second post finds them stored.
+  EXPECT_EQ(Count("auth"), 1);
   EXPECT_EQ(Count("edge"), 1);
 }
 

@@ -12,24 +12,6 @@
 
 namespace lqe::gateway {
 
-std::array<unsigned char, 32> Sha256(std::string_view data) {
-  // OpenSSL 3's one-shot SHA256() looks the algorithm up in its provider table on every call;
-  // every request hashes its key, so the algorithm is fetched once and each thread keeps a context.
-  static EVP_MD* const sha256_algorithm = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  thread_local const std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context(EVP_MD_CTX_new(),
-                                                                                &EVP_MD_CTX_free);
-  std::array<unsigned char, 32> digest{};
-  unsigned int size = 0;
-  bool ok = sha256_algorithm != nullptr && context != nullptr &&
-            EVP_DigestInit_ex2(context.get(), sha256_algorithm, nullptr) == 1 &&
-            EVP_DigestUpdate(context.get(), data.data(), data.size()) == 1 &&
-            EVP_DigestFinal_ex(context.get(), digest.data(), &size) == 1 && size == digest.size();
-  if (!ok) {  // no usable provider: fall back to the one-shot call
-    SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest.data());
-  }
-  return digest;
-}
-
 std::string HexEncode(const unsigned char* data, std::size_t size) {
   std::string out;
   out.reserve(size * 2);

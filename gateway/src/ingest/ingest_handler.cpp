@@ -6,7 +6,7 @@
 #include "ingest/body.h"
 #include "lqe/ascii.h"
 #include "lqe/gateway/auth.h"
-#include "lqe/schema/copy_row.h"
+#include "lqe/schema/delivery_ids.h"
 
 namespace lqe::gateway::ingest {
 namespace {
@@ -135,16 +135,20 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
     if (source == nullptr) return Unauthorized("unknown_source");
     if (!KeyMayIngest(*pending.ingest.key, *source)) return Unauthorized("source_not_allowed");
   }
-  thread_local schema::UuidGenerator uuids;
+  // Ids of events sent without one come from the body as received and the event's position, so
+  // a batch retried after its answer was lost is recognised (schema/delivery_ids.h).
+  const schema::DeliveryIds delivery(source->table, request.body);
+  std::size_t position = 0;
   schema::EventFormOptions options;
   const std::int64_t now = now_micros ? now_micros() : SystemNowMicros();
   options.now_micros = [now] { return now; };
-  options.new_id = [] { return uuids.Next(); };
+  options.new_id = [&delivery, &position] { return delivery.At(position); };
   IngestJob job;
   job.table = source->table;
   job.bytes = body.bytes;
   job.events.reserve(body.events.size());
   for (std::size_t i = 0; i < body.events.size(); ++i) {
+    position = i;
     json::value& element = body.events[i];
     if (!element.is_object()) {
       job.refusals.push_back("event " + std::to_string(i) + ": not a JSON object");

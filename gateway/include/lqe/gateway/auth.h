@@ -7,10 +7,11 @@
 
 #include "lqe/gateway/config.h"
 #include "lqe/gateway/http_types.h"
+#include "lqe/schema/delivery_ids.h"
 
 namespace lqe::gateway {
 
-std::array<unsigned char, 32> Sha256(std::string_view data);
+using schema::Sha256;
 std::string HexEncode(const unsigned char* data, std::size_t size);
 // Parses 64 hex digits; false on anything else.
 bool ParseSha256Hex(std::string_view hex, std::array<unsigned char, 32>* out);
