@@ -169,5 +169,16 @@ Value EmitCovariance(Emitter& e, const ast::Call& call);
 Value EmitNetHost(Emitter& e, const ast::Call& call);
 Value EmitNetIpv4ToInt64(Emitter& e, const ast::Call& call);
 Value EmitNetIpv4FromInt64(Emitter& e, const ast::Call& call);
+// coverage, round two (functions_search_net.cpp)
+Value EmitInstr(Emitter& e, const ast::Call& call);
+Value EmitRegexpInstr(Emitter& e, const ast::Call& call);
+Value EmitNormalize(Emitter& e, const ast::Call& call);
+Value EmitNetIpFromString(Emitter& e, const ast::Call& call);
+Value EmitNetIpToString(Emitter& e, const ast::Call& call);
+Value EmitNetIpNetMask(Emitter& e, const ast::Call& call);
+Value EmitNetIpTrunc(Emitter& e, const ast::Call& call);
+Value EmitRangeBucket(Emitter& e, const ast::Call& call);
+Value EmitArrayConcatAgg(Emitter& e, const ast::Call& call);
+Value EmitMaxMinBy(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg

@@ -1,0 +1,101 @@
+-- Functions added for coverage, round two: INSTR, REGEXP_INSTR, NORMALIZE, NET. IP functions,
+-- RANGE_BUCKET, ARRAY_CONCAT_AGG, MAX_BY / MIN_BY. NULL, empty, unicode, negative and invalid edges.
+-- case: instr
+select instr('helloooo', 'oo', 1, 2) as a, instr('banana', 'an') as b, instr('banana', 'x') as c, instr('ünïcödé', 'ö') as d, instr(b'abcab', b'ab', 2) as e, instr('aaaa', 'aa', 1, 2) as f, instr('banana', 'an', 10) as g, instr(cast(null as string), 'a') as h, instr('a', 'a', cast(null as int64)) as i
+-- case: instr-negative-position
+select instr('banana', 'an', -1) as a, instr('banana', 'an', -1, 2) as b, instr('banana', 'an', -3) as c, instr('banana', 'a', -2) as d, instr('banana', 'an', -6) as e, instr('aaaa', 'aa', -1, 2) as f, instr('banana', 'an', -10) as g, instr(b'\x01\x02\x01', b'\x01', -1) as h
+-- case: instr-empty-search
+select instr('banana', '') as a, instr('banana', '', 3) as b, instr('banana', '', -1) as c, instr('banana', '', 7) as d, instr('banana', '', 8) as e, instr('', '') as f, instr('aaa', '', 1, 2) as g, instr('banana', '', -7) as h, instr('', 'a', -1) as i
+-- case: instr-column
+select id, instr(event_message, '/') as a, instr(event_message, '/', -1) as b, instr(event_message, 'v1', 1, 2) as c from edge_logs
+-- case: instr-zero-position
+-- expect: error
+select instr('banana', 'an', 0) as v
+-- case: instr-zero-occurrence
+-- expect: error
+select instr('banana', 'an', 1, 0) as v
+-- case: regexp-instr
+select regexp_instr('banana', 'an', 1, 2) as a, regexp_instr('banana', 'an', 1, 1, 1) as b, regexp_instr('banana', 'a(n)', 1, 1, 1) as c, regexp_instr('banana', 'x') as d, regexp_instr('ab@cd.com', '@[^.]*') as e, regexp_instr('ünïcödé', 'c(ö)') as f, regexp_instr('banana', 'an', 10) as g, regexp_instr('abc', '(x)|b') as h, regexp_instr(cast(null as string), 'a') as i, regexp_instr('abc', 'b', cast(null as int64)) as j
+-- case: regexp-instr-empty-matches
+select regexp_instr('abc', 'x*') as a, regexp_instr('abc', 'x*', 1, 2) as b, regexp_instr('abc', 'x*', 1, 4) as c, regexp_instr('aaa', 'a*', 1, 1, 1) as d, regexp_instr('aaa', 'a*', 1, 2) as e, regexp_instr('abab', 'b*', 1, 2) as f, regexp_instr('abab', 'b*', 1, 3) as g, regexp_instr('', '') as h, regexp_instr('abc', 'x*', 2, 1, 1) as i
+-- case: regexp-instr-column
+select id, regexp_instr(event_message, r'/v\d/') as a, regexp_instr(event_message, r'/(v\d)/', 1, 1, 1) as b, regexp_instr(id, '0+', 1, 2) as c from edge_logs
+-- case: regexp-instr-zero-position
+-- expect: error
+select regexp_instr('banana', 'an', 0) as v
+-- case: regexp-instr-negative-position
+-- expect: error
+select regexp_instr('banana', 'an', -1) as v
+-- case: regexp-instr-zero-occurrence
+-- expect: error
+select regexp_instr('banana', 'an', 1, 0) as v
+-- case: regexp-instr-bad-after-match
+-- expect: error
+select regexp_instr('banana', 'an', 1, 1, 2) as v
+-- case: regexp-instr-two-groups
+-- expect: error
+select regexp_instr('banana', '(a)(n)') as v
+-- case: normalize
+select normalize('e\u0301') = 'é' as a, normalize('ﬁ', nfkc) as b, normalize('ﬁ', nfkd) as c, char_length(normalize('é', nfd)) as d, normalize(cast(null as string)) as e, normalize('') as f, normalize('Å', nfc) = 'Å' as g, char_length(normalize('①', nfkc)) as h, normalize('①', nfkd) as i
+-- case: normalize-column
+select id, normalize(event_message, nfkc) as a from edge_logs
+-- case: net-ip-from-string
+select net.ip_from_string('1.2.3.4') as a, net.ip_from_string('::1') as b, net.ip_from_string('2001:db8::ff00:42:8329') as c, net.ip_from_string('::ffff:1.2.3.4') as d, net.ip_from_string('255.255.255.255') as e, net.ip_from_string('::') as f, net.ip_from_string('1::') as g, net.ip_from_string('1:2:3:4:5:6:7:8') as h, net.ip_from_string('ABCD::EF') as i, net.ip_from_string(cast(null as string)) as j
+-- case: net-safe-ip-from-string
+select net.safe_ip_from_string('1.2.3.256') as a, net.safe_ip_from_string('::g') as b, net.safe_ip_from_string('') as c, net.safe_ip_from_string('1.2.3') as d, net.safe_ip_from_string('01.2.3.4') as e, net.safe_ip_from_string('1.2.3.4 ') as f, net.safe_ip_from_string('1.2.3.4/24') as g, net.safe_ip_from_string('fe80::1%eth0') as h, net.safe_ip_from_string('1:2:3:4:5:6:7::8') as i, net.safe_ip_from_string(':1::') as j, net.safe_ip_from_string('1:::2') as k, net.safe_ip_from_string('1:2:3:4:5:6:1.2.3.4') as l, net.safe_ip_from_string('::01.2.3.4') as m, net.safe_ip_from_string('ünï') as n, net.safe_ip_from_string('10.0.0.1') as o, net.safe_ip_from_string('12345::') as p
+-- case: net-ip-from-string-invalid
+-- expect: error
+select net.ip_from_string('1.2.3.4/24') as v
+-- case: net-ip-to-string
+select net.ip_to_string(b'\x01\x02\x03\x04') as a, net.ip_to_string(net.ip_from_string('::1')) as b, net.ip_to_string(net.ip_from_string('::ffff:1.2.3.4')) as c, net.ip_to_string(net.ip_from_string('2001:0db8:0000:0000:0000:ff00:0042:8329')) as d, net.ip_to_string(net.ip_from_string('2001:db8:0:1:0:0:0:1')) as e, net.ip_to_string(net.ip_from_string('::1.2.3.4')) as f, net.ip_to_string(net.ip_from_string('::')) as g, net.ip_to_string(net.ip_from_string('1:0:1:0:0:0:0:1')) as h, net.ip_to_string(net.ip_from_string('::255.255.0.1')) as i, net.ip_to_string(cast(null as bytes)) as j
+-- case: net-ip-to-string-invalid
+-- expect: error
+select net.ip_to_string(b'\x01\x02\x03') as v
+-- case: net-ip-net-mask
+select net.ip_net_mask(4, 0) as a, net.ip_net_mask(4, 32) as b, net.ip_net_mask(16, 0) as c, net.ip_net_mask(16, 65) as d, net.ip_net_mask(16, 128) as e, net.ip_net_mask(4, 9) as f, net.ip_net_mask(cast(null as int64), 1) as g
+-- case: net-ip-net-mask-bad-length
+-- expect: error
+select net.ip_net_mask(5, 1) as v
+-- case: net-ip-net-mask-bad-prefix
+-- expect: error
+select net.ip_net_mask(4, 33) as v
+-- case: net-ip-net-mask-negative-prefix
+-- expect: error
+select net.ip_net_mask(4, -1) as v
+-- case: net-ip-trunc
+select net.ip_trunc(b'\x01\x02\x03\x04', 0) as a, net.ip_trunc(b'\x01\x02\x03\xff', 31) as b, net.ip_trunc(b'\x01\x02\x03\x04', 32) as c, net.ip_trunc(net.ip_from_string('2001:db8::ff00:42:8329'), 64) as d, net.ip_trunc(cast(null as bytes), 8) as e, net.ip_to_string(net.ip_trunc(net.ip_from_string('192.168.17.200'), 20)) as f
+-- case: net-ip-trunc-bad-length
+-- expect: error
+select net.ip_trunc(b'\x01\x02\x03', 3) as v
+-- case: net-ip-trunc-bad-prefix
+-- expect: error
+select net.ip_trunc(b'\x01\x02\x03\x04', 33) as v
+-- case: net-ip-column
+select id, net.safe_ip_from_string(h.x_real_ip) as ip, net.ip_to_string(net.ip_trunc(net.safe_ip_from_string(h.x_real_ip), 8)) as net8, net.ipv4_to_int64(net.safe_ip_from_string(h.x_real_ip)) as n from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.headers) as h where not starts_with(h.x_real_ip, '2001')
+-- case: net-ip-subnet-counts
+select net.ip_to_string(net.ip_trunc(net.ip_from_string(h.x_real_ip), if(length(net.ip_from_string(h.x_real_ip)) = 4, 24, 48))) as subnet, count(*) as n from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.headers) as h group by subnet
+-- case: range-bucket
+select range_bucket(20, [0, 10, 20, 30]) as a, range_bucket(-1, [0, 10]) as b, range_bucket(100, [0, 10]) as c, range_bucket(5, cast([] as array<int64>)) as d, range_bucket(cast(null as int64), [1]) as e, range_bucket(5, cast(null as array<int64>)) as f, range_bucket(10, [0, 10, 10, 20]) as g, range_bucket(1.5, [1.0, 2.0]) as h, range_bucket(1, [0.5, 1.5]) as i, range_bucket(2.5, [1, 2, 3]) as j
+-- case: range-bucket-column
+select id, range_bucket(r.origin_time, [0, 5, 10, 100]) as bucket from edge_logs cross join unnest(metadata) as m cross join unnest(m.response) as r
+-- case: range-bucket-unordered
+-- expect: error
+select range_bucket(5, [3, 1]) as v
+-- case: range-bucket-null-element
+-- expect: error
+select range_bucket(5, [1, null, 3]) as v
+-- case: range-bucket-nan-element
+-- expect: error
+select range_bucket(5, [cast('nan' as float64), 1]) as v
+-- case: array-concat-agg
+select array_concat_agg(x) as a from unnest([struct([1, 2] as x), struct(cast(null as array<int64>) as x), struct([3] as x)])
+-- case: array-concat-agg-order-by
+select array_concat_agg(x order by y desc) as a from unnest([struct([1, 2] as x, 1 as y), struct([5] as x, 3 as y), struct(cast([] as array<int64>) as x, 2 as y), struct([3] as x, 0 as y)])
+-- case: array-concat-agg-empty
+select array_concat_agg(t.x) as a from unnest([struct([1, 2] as x)]) as t where t.x[offset(0)] > 5
+-- case: array-concat-agg-only-null
+select array_concat_agg(x) as a from unnest([struct(cast(null as array<string>) as x)])
+-- case: array-concat-agg-group
+select r.method, array_concat_agg(split(r.path, '/') order by edge_logs.id) as parts from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r group by r.method
+-- case: max-min-by
+select max_by(x, y) as a, min_by(x, y) as b, max_by(s, y) as c, min_by(x, s) as d from unnest([struct(1 as x, 5 as y, 'b' as s), struct(2 as x, 7 as y, 'a' as s), struct(3 as x, null as y, 'c' as s), struct(null as x, 1 as y, 'd' as s)])
