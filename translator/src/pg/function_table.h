@@ -180,5 +180,6 @@ Value EmitNetIpTrunc(Emitter& e, const ast::Call& call);
 Value EmitRangeBucket(Emitter& e, const ast::Call& call);
 Value EmitArrayConcatAgg(Emitter& e, const ast::Call& call);
 Value EmitMaxMinBy(Emitter& e, const ast::Call& call);
+Value EmitLaxJson(Emitter& e, const ast::Call& call);  // functions_json_lax.cpp
 
 }  // namespace lqe::pg

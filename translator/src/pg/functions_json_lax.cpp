@@ -1,0 +1,26 @@
+// LAX_BOOL, LAX_INT64, LAX_FLOAT64 and LAX_STRING: a JSON value converted leniently (NULL when it
+// cannot be), through the bq.lax_* helpers of migration 067.
+#include "lqe/ascii.h"
+#include "pg/function_table.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+
+Value EmitLaxJson(Emitter& e, const ast::Call& call) {
+  const Value j = e.EmitExpr(*call.args[0]);
+  const std::string name = Upper(call.name.name);
+  if (!IsKind(j.type, TypeKind::kJson) && !IsKind(j.type, TypeKind::kUnknown)) {
+    translator::Fail(DiagCode::kType, call.args[0]->span,
+                     name + " expects JSON, got " + TypeName(*j.type));
+  }
+  const TypeKind kind = name == "LAX_BOOL"      ? TypeKind::kBool
+                        : name == "LAX_INT64"   ? TypeKind::kInt64
+                        : name == "LAX_FLOAT64" ? TypeKind::kFloat64
+                                                : TypeKind::kString;
+  std::string fn = name;
+  for (auto& c : fn) c = ascii::ToLower(c);
+  return MakeValue("bq." + fn + "((" + j.sql + ")::jsonb)", kind);
+}
+
+}  // namespace lqe::pg
