@@ -111,3 +111,15 @@ select lax_float64(json 'true') as a, lax_float64(json '2.5') as b, lax_float64(
 select lax_string(json '"abc"') as a, lax_string(json '1') as b, lax_string(json '1.50') as c, lax_string(json 'true') as d, lax_string(json 'null') as e, lax_string(json '[1]') as f, lax_string(json '1e2') as g, lax_string(json '-0.0') as h, lax_string(json '123456789012345678901234567890') as i, lax_string(json '"ü"') as j, lax_string(json '1.0') as k, lax_string(json '1e-7') as l, lax_string(json '1.5e300') as m, lax_string(json '0.30000000000000004') as n, lax_string(json '100000000000000000000') as o, lax_string(json '12345678901234567.5') as p, lax_string(json '1234567890123456.5') as q, lax_string(json '-9223372036854775808') as r
 -- case: lax-column
 select id, lax_int64(to_json(cf.asn)) as a, lax_float64(to_json(cf.asn)) as b, lax_string(to_json(cf.country)) as c, lax_bool(to_json(cf.asn)) as d, lax_int64(parse_json(h.content_length)) as e, lax_string(json_query(to_json(h), '$.user_agent')) as f from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf cross join unnest(r.headers) as h
+-- case: parse-numeric
+select cast(parse_numeric(' -1.5e2 ') as string) as a, cast(parse_numeric('1,000') as string) as b, cast(parse_numeric('.5') as string) as c, cast(parse_numeric('5.') as string) as d, cast(parse_numeric('1.0000000005') as string) as e, cast(parse_numeric('+1') as string) as f, cast(parse_numeric('99999999999999999999999999999.999999999') as string) as g, cast(parse_numeric(cast(null as string)) as string) as h, cast(parse_numeric('1.23E-5') as string) as i, cast(parse_numeric('1-') as string) as j, cast(parse_numeric(' - 1 ') as string) as k, cast(parse_numeric('1,0.5') as string) as l, cast(parse_numeric('-0.0000000005') as string) as m, cast(parse_numeric('00012') as string) as n, cast(parse_numeric('5 +') as string) as o
+-- case: safe-parse-numeric
+select cast(safe.parse_numeric('abc') as string) as a, cast(safe.parse_numeric('1.0,0') as string) as b, cast(safe.parse_numeric('--1') as string) as c, cast(safe.parse_numeric('1e') as string) as d, cast(safe.parse_numeric('') as string) as e, cast(safe.parse_numeric('-') as string) as f, cast(safe.parse_numeric('99999999999999999999999999999.9999999995') as string) as g, cast(safe.parse_numeric('1 000') as string) as h, cast(safe.parse_numeric('nan') as string) as i, cast(safe.parse_numeric('١') as string) as j, cast(safe.parse_numeric('.') as string) as k, cast(safe.parse_numeric('1e30') as string) as l, cast(safe.parse_numeric('12') as string) as m
+-- case: parse-numeric-column
+select id, cast(safe.parse_numeric(h.content_length) as string) as n, cast(parse_numeric(coalesce(h.content_length, '0')) + 1 as string) as m from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.headers) as h
+-- case: parse-numeric-invalid
+-- expect: error
+select parse_numeric('abc') as v
+-- case: parse-numeric-overflow
+-- expect: error
+select parse_numeric('1e30') as v

@@ -180,6 +180,8 @@ Value EmitNetIpTrunc(Emitter& e, const ast::Call& call);
 Value EmitRangeBucket(Emitter& e, const ast::Call& call);
 Value EmitArrayConcatAgg(Emitter& e, const ast::Call& call);
 Value EmitMaxMinBy(Emitter& e, const ast::Call& call);
-Value EmitLaxJson(Emitter& e, const ast::Call& call);  // functions_json_lax.cpp
+// functions_lenient.cpp
+Value EmitLaxJson(Emitter& e, const ast::Call& call);
+Value EmitParseNumeric(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg

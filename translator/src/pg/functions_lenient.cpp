@@ -1,5 +1,5 @@
-// LAX_BOOL, LAX_INT64, LAX_FLOAT64 and LAX_STRING: a JSON value converted leniently (NULL when it
-// cannot be), through the bq.lax_* helpers of migration 067.
+// Lenient conversions: LAX_BOOL, LAX_INT64, LAX_FLOAT64 and LAX_STRING (a JSON value, NULL when
+// it cannot be converted; bq.lax_* of migration 067) and PARSE_NUMERIC (bq.parse_numeric, 068).
 #include "lqe/ascii.h"
 #include "pg/function_table.h"
 #include "pg/type_table.h"
@@ -21,6 +21,18 @@ Value EmitLaxJson(Emitter& e, const ast::Call& call) {
   std::string fn = name;
   for (auto& c : fn) c = ascii::ToLower(c);
   return MakeValue("bq." + fn + "((" + j.sql + ")::jsonb)", kind);
+}
+
+Value EmitParseNumeric(Emitter& e, const ast::Call& call) {
+  const Value s = e.EmitExpr(*call.args[0]);
+  if (!IsKind(s.type, TypeKind::kString) && !IsKind(s.type, TypeKind::kUnknown)) {
+    translator::Fail(DiagCode::kType, call.args[0]->span,
+                     "PARSE_NUMERIC expects STRING, got " + TypeName(*s.type));
+  }
+  // SAFE.PARSE_NUMERIC gives NULL for invalid text instead of the error.
+  return MakeValue(
+      std::string(call.safe ? "bq.safe_parse_numeric(" : "bq.parse_numeric(") + s.sql + ")",
+      TypeKind::kNumeric);
 }
 
 }  // namespace lqe::pg
