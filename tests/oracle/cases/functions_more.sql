@@ -123,3 +123,28 @@ select parse_numeric('abc') as v
 -- case: parse-numeric-overflow
 -- expect: error
 select parse_numeric('1e30') as v
+-- case: json-converters
+select bool(json 'true') as a, bool(json 'false') as b, bool(cast(null as json)) as c, int64(json '3') as d, int64(json '-3.0') as e, int64(json '1e2') as f, int64(json '9223372036854775807') as g, float64(json '2.5') as h, float64(json '3') as i, float64(json '12345678901234567890') as j, string(json '"x"') as k, string(json '"ü\\n"') as l, int64(json '-9223372036854775808') as m
+-- case: json-converters-column
+select id, int64(to_json(cf.asn)) as a, string(to_json(cf.country)) as b, float64(to_json(b.score)) as c, bool(to_json(b.corporateProxy)) as d from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf cross join unnest(cf.botManagement) as b where cf.country is not null
+-- case: json-bool-not-boolean
+-- expect: error
+select bool(json '"true"') as v
+-- case: json-bool-null
+-- expect: error
+select bool(json 'null') as v
+-- case: json-int64-fraction
+-- expect: error
+select int64(json '3.5') as v
+-- case: json-int64-string
+-- expect: error
+select int64(json '"3"') as v
+-- case: json-int64-out-of-range
+-- expect: error
+select int64(json '9223372036854775807.0') as v
+-- case: json-float64-string
+-- expect: error
+select float64(json '"1.5"') as v
+-- case: json-string-number
+-- expect: error
+select string(json '1') as v

@@ -182,6 +182,7 @@ Value EmitArrayConcatAgg(Emitter& e, const ast::Call& call);
 Value EmitMaxMinBy(Emitter& e, const ast::Call& call);
 // functions_lenient.cpp
 Value EmitLaxJson(Emitter& e, const ast::Call& call);
+Value EmitJsonConvert(Emitter& e, const ast::Call& call);
 Value EmitParseNumeric(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg
