@@ -1,5 +1,6 @@
 -- BOOL, INT64, FLOAT64 and STRING of a JSON value: the strict converters, an error (BigQuery's
 -- message) when the JSON value is not of the type (JSON null included); SQL NULL gives NULL.
+-- And TIME(hour, minute, second) with BigQuery's ranges.
 
 -- C's %g (6 significant digits), as BigQuery prints a JSON number in its errors.
 CREATE OR REPLACE FUNCTION bq.printf_g(x double precision) RETURNS text
@@ -76,5 +77,19 @@ BEGIN
     RAISE EXCEPTION 'The provided JSON input is not a string' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   RETURN j #>> '{}';
+END
+$$;
+
+-- TIME(hour, minute, second): BigQuery's ranges (a second of 60 carries into the next minute,
+-- wrapping past midnight), else its error.
+CREATE OR REPLACE FUNCTION bq.make_time(h bigint, m bigint, s bigint) RETURNS time
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF h NOT BETWEEN 0 AND 23 OR m NOT BETWEEN 0 AND 59 OR s NOT BETWEEN 0 AND 60 THEN
+    RAISE EXCEPTION 'Input calculates to invalid time: %:%:%',
+      lpad(h::text, 2, '0'), lpad(m::text, 2, '0'), lpad(s::text, 2, '0')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN make_time(h::int, m::int, 0) + make_interval(secs => s);
 END
 $$;

@@ -148,3 +148,33 @@ select float64(json '"1.5"') as v
 -- case: json-string-number
 -- expect: error
 select string(json '1') as v
+-- case: time-constructor
+select time(15, 30, 0) as a, time(timestamp '2020-01-01 10:11:12.123456+00') as b, time(timestamp '2020-01-01 10:11:12+00', 'America/New_York') as c, time(datetime '2020-01-01 23:59:59.999999') as d, time(cast(null as int64), 1, 1) as e, time(23, 59, 60) as f, time(10, 59, 60) as g, time(0, 0, 0) as h
+-- case: time-constructor-hour-24
+-- expect: error
+select time(24, 0, 0) as v
+-- case: time-constructor-negative
+-- expect: error
+select time(-1, 0, 0) as v
+-- case: time-constructor-minute-60
+-- expect: error
+select time(23, 60, 0) as v
+-- case: time-add-sub
+select time_add(time '23:30:00', interval 45 minute) as a, time_add(time '10:00:00', interval -11 hour) as b, time_add(time '10:00:00', interval 1 microsecond) as c, time_sub(time '00:10:00', interval 20 minute) as d, time_sub(time '10:00:00', interval 36 hour) as e, time_add(time '10:00:00', interval 1000000000 second) as f, time_add(time '10:00:00', interval 5 millisecond) as g, time_add(time '23:59:59', interval 2 second) as h, time_sub(time '00:00:00', interval 1 microsecond) as i, time_add(cast(null as time), interval 1 hour) as j
+-- case: time-add-day
+-- expect: error
+select time_add(time '10:00:00', interval 1 day) as v
+-- case: time-diff
+select time_diff(time '15:30:00', time '14:35:00', minute) as a, time_diff(time '15:30:00', time '14:35:00', hour) as b, time_diff(time '14:35:00', time '15:30:00', hour) as c, time_diff(time '00:00:00.5', time '00:00:01', second) as d, time_diff(time '10:00:00', time '09:59:59.999999', microsecond) as e, time_diff(time '10:00:00', time '09:59:59.9999', millisecond) as f, time_diff(time '00:00:00', time '23:59:59', second) as g, time_diff(time '00:00:00', time '23:59:59.999999', hour) as h, time_diff(time '00:00:00', time '12:30:00', hour) as i, time_diff(cast(null as time), time '00:00:00', hour) as j
+-- case: time-diff-day
+-- expect: error
+select time_diff(time '10:00:00', time '09:00:00', day) as v
+-- case: time-trunc
+select time_trunc(time '15:30:45.123456', hour) as a, time_trunc(time '15:30:45.123456', minute) as b, time_trunc(time '15:30:45.123456', second) as c, time_trunc(time '15:30:45.123456', millisecond) as d, time_trunc(time '15:30:45.123456', microsecond) as e, time_trunc(cast(null as time), hour) as f
+-- case: time-trunc-day
+-- expect: error
+select time_trunc(time '15:30:45', day) as v
+-- case: time-column
+select id, time(timestamp) as t, time_trunc(time(timestamp, 'Europe/Berlin'), hour) as h, time_diff(time(timestamp), time '00:00:00', minute) as m, time_add(time(timestamp), interval 90 minute) as a from edge_logs
+-- case: current-time
+select current_time() is not null as a, current_time('America/New_York') is not null as b, time_diff(current_time(), current_time(), hour) between -23 and 23 as c

@@ -184,5 +184,12 @@ Value EmitMaxMinBy(Emitter& e, const ast::Call& call);
 Value EmitLaxJson(Emitter& e, const ast::Call& call);
 Value EmitJsonConvert(Emitter& e, const ast::Call& call);
 Value EmitParseNumeric(Emitter& e, const ast::Call& call);
+// functions_time_of_day.cpp
+Value EmitTimeFn(Emitter& e, const ast::Call& call);
+Value EmitTimeAdd(Emitter& e, const ast::Call& call);
+Value EmitTimeSub(Emitter& e, const ast::Call& call);
+Value EmitTimeDiff(Emitter& e, const ast::Call& call);
+Value EmitTimeTrunc(Emitter& e, const ast::Call& call);
+Value EmitCurrentTime(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg
