@@ -1,6 +1,6 @@
 -- BOOL, INT64, FLOAT64 and STRING of a JSON value: the strict converters, an error (BigQuery's
 -- message) when the JSON value is not of the type (JSON null included); SQL NULL gives NULL.
--- And TIME(hour, minute, second) with BigQuery's ranges.
+-- And TIME(hour, minute, second) with BigQuery's ranges, ARRAY_FIRST and ARRAY_LAST.
 
 -- C's %g (6 significant digits), as BigQuery prints a JSON number in its errors.
 CREATE OR REPLACE FUNCTION bq.printf_g(x double precision) RETURNS text
@@ -91,5 +91,28 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   RETURN make_time(h::int, m::int, 0) + make_interval(secs => s);
+END
+$$;
+
+-- ARRAY_FIRST / ARRAY_LAST: an empty array is an error (NULL array: NULL).
+CREATE OR REPLACE FUNCTION bq.array_first(a anycompatiblearray) RETURNS anycompatible
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF coalesce(cardinality(a), 0) = 0 THEN
+    RAISE EXCEPTION 'ARRAY_FIRST cannot get the first element of an empty array'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN a[array_lower(a, 1)];
+END
+$$;
+
+CREATE OR REPLACE FUNCTION bq.array_last(a anycompatiblearray) RETURNS anycompatible
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF coalesce(cardinality(a), 0) = 0 THEN
+    RAISE EXCEPTION 'ARRAY_LAST cannot get the last element of an empty array'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN a[array_upper(a, 1)];
 END
 $$;

@@ -178,3 +178,17 @@ select time_trunc(time '15:30:45', day) as v
 select id, time(timestamp) as t, time_trunc(time(timestamp, 'Europe/Berlin'), hour) as h, time_diff(time(timestamp), time '00:00:00', minute) as m, time_add(time(timestamp), interval 90 minute) as a from edge_logs
 -- case: current-time
 select current_time() is not null as a, current_time('America/New_York') is not null as b, time_diff(current_time(), current_time(), hour) between -23 and 23 as c
+-- case: array-first-last
+select array_first([1, 2, 3]) as a, array_last([1, 2, 3]) as b, array_first(['a']) as c, array_last([null, 1]) as d, array_first(cast(null as array<int64>)) as e, array_last(split('a/b/c', '/')) as f, array_first([1.5, 2]) as g
+-- case: array-first-empty
+-- expect: error
+select array_first(cast([] as array<int64>)) as v
+-- case: array-last-empty
+-- expect: error
+select array_last(cast([] as array<string>)) as v
+-- case: array-includes
+select array_includes([1, 2, null], 2) as a, array_includes([1, null], 3) as b, array_includes([1, 2], null) as c, array_includes(cast(null as array<int64>), 1) as d, array_includes(cast([] as array<int64>), 1) as e, array_includes(['ü', 'a'], 'ü') as f, array_includes([1.5], 1.5) as g
+-- case: array-includes-any-all
+select array_includes_any([1, 2], [3, 2]) as a, array_includes_all([1, 2], [1, 2, 2]) as b, array_includes_any([1], cast([] as array<int64>)) as c, array_includes_all([1], cast([] as array<int64>)) as d, array_includes_any([1, null], [null]) as e, array_includes_all([1], [null]) as f, array_includes_any(cast(null as array<int64>), [1]) as g, array_includes_all(['a', 'b'], ['b']) as h, array_includes_all([1], [1, 3]) as i
+-- case: array-includes-column
+select id, array_includes(split(event_message, ' '), 'GET') as get, array_first(split(event_message, ' ')) as verb, array_last(split(event_message, '/')) as tail, array_includes_any(split(event_message, '/'), ['auth', 'storage']) as any_svc from edge_logs

@@ -191,5 +191,9 @@ Value EmitTimeSub(Emitter& e, const ast::Call& call);
 Value EmitTimeDiff(Emitter& e, const ast::Call& call);
 Value EmitTimeTrunc(Emitter& e, const ast::Call& call);
 Value EmitCurrentTime(Emitter& e, const ast::Call& call);
+// functions_array_more.cpp
+Value EmitArrayFirstLast(Emitter& e, const ast::Call& call);
+Value EmitArrayIncludes(Emitter& e, const ast::Call& call);
+Value EmitArrayIncludesAnyAll(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg

@@ -1,0 +1,66 @@
+// ARRAY_FIRST, ARRAY_LAST and ARRAY_INCLUDES(_ANY/_ALL) over PG arrays (an array literal,
+// ARRAY(...) or a function's array). NULL elements never match, as in BigQuery. Each
+// differential-tested in tests/oracle/cases/functions_more.sql.
+#include "pg/function_table.h"
+#include "pg/type_table.h"
+#include "translate_error.h"
+
+namespace lqe::pg {
+namespace {
+
+using translator::Fail;
+using K = TypeKind;
+
+Value PgArrayArg(Emitter& e, const ast::Call& call, std::size_t i) {
+  const Value v = e.EmitExpr(*call.args[i]);
+  if (IsKind(v.type, K::kUnknown)) return v;
+  if (!IsKind(v.type, K::kArray)) {
+    Fail(DiagCode::kType, call.args[i]->span,
+         Upper(call.name.name) + " expects an ARRAY, got " + TypeName(*v.type));
+  }
+  if (v.json_array) {
+    Fail(DiagCode::kUnsupported, call.args[i]->span,
+         Upper(call.name.name) + " needs an array literal, ARRAY(...) or a function's array");
+  }
+  return v;
+}
+
+TypePtr ElementType(const Value& array) {
+  return IsKind(array.type, K::kArray) ? array.type->element : Type::Scalar(K::kUnknown);
+}
+
+}  // namespace
+
+Value EmitArrayFirstLast(Emitter& e, const ast::Call& call) {
+  const Value a = PgArrayArg(e, call, 0);
+  const bool first = Upper(call.name.name) == "ARRAY_FIRST";
+  return MakeValue(std::string(first ? "bq.array_first(" : "bq.array_last(") + a.sql + ")",
+                   ElementType(a));
+}
+
+Value EmitArrayIncludes(Emitter& e, const ast::Call& call) {
+  const Value a = PgArrayArg(e, call, 0);
+  const Value x = e.EmitExpr(*call.args[1]);
+  // x = ANY(a) is NULL when a holds a NULL and nothing matches: BigQuery says false.
+  return MakeValue("CASE WHEN " + a.sql + " IS NULL OR " + x.sql + " IS NULL THEN NULL ELSE " +
+                       "coalesce(" + x.sql + " = ANY(" + a.sql + "), false) END",
+                   K::kBool);
+}
+
+Value EmitArrayIncludesAnyAll(Emitter& e, const ast::Call& call) {
+  const Value a = PgArrayArg(e, call, 0);
+  const Value b = PgArrayArg(e, call, 1);
+  // PG's && and @> never match a NULL element, as BigQuery's functions.
+  const bool any = Upper(call.name.name) == "ARRAY_INCLUDES_ANY";
+  // Both sides in one array type (an INT64 array literal is int4[] in PG).
+  const TypePtr element = CommonType(ElementType(a), ElementType(b));
+  const std::string cast = element && element->kind != K::kUnknown && element->kind != K::kArray &&
+                                   element->kind != K::kRecord
+                               ? "::" + std::string(PgTypeName(element->kind)) + "[]"
+                               : "";
+  return MakeValue(
+      "((" + a.sql + ")" + cast + (any ? " && " : " @> ") + "(" + b.sql + ")" + cast + ")",
+      K::kBool);
+}
+
+}  // namespace lqe::pg
