@@ -12,7 +12,7 @@ using translator::Fail;
 using K = TypeKind;
 
 Value PgArrayArg(Emitter& e, const ast::Call& call, std::size_t i) {
-  const Value v = e.EmitExpr(*call.args[i]);
+  Value v = e.EmitExpr(*call.args[i]);
   if (IsKind(v.type, K::kUnknown)) return v;
   if (!IsKind(v.type, K::kArray)) {
     Fail(DiagCode::kType, call.args[i]->span,

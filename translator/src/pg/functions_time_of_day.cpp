@@ -37,7 +37,7 @@ std::pair<std::string_view, long long> ReadTimePart(const ast::Call& call, std::
 }
 
 Value TimeArg(Emitter& e, const ast::Call& call, std::size_t i) {
-  const Value t = e.EmitExpr(*call.args[i]);
+  Value t = e.EmitExpr(*call.args[i]);
   if (!IsKind(t.type, K::kTime) && !IsKind(t.type, K::kUnknown)) {
     Fail(DiagCode::kType, call.args[i]->span,
          Upper(call.name.name) + " expects TIME, got " + TypeName(*t.type));
