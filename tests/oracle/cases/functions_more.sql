@@ -192,3 +192,7 @@ select array_includes([1, 2, null], 2) as a, array_includes([1, null], 3) as b, 
 select array_includes_any([1, 2], [3, 2]) as a, array_includes_all([1, 2], [1, 2, 2]) as b, array_includes_any([1], cast([] as array<int64>)) as c, array_includes_all([1], cast([] as array<int64>)) as d, array_includes_any([1, null], [null]) as e, array_includes_all([1], [null]) as f, array_includes_any(cast(null as array<int64>), [1]) as g, array_includes_all(['a', 'b'], ['b']) as h, array_includes_all([1], [1, 3]) as i
 -- case: array-includes-column
 select id, array_includes(split(event_message, ' '), 'GET') as get, array_first(split(event_message, ' ')) as verb, array_last(split(event_message, '/')) as tail, array_includes_any(split(event_message, '/'), ['auth', 'storage']) as any_svc from edge_logs
+-- case: array-slice
+select array_slice([1, 2, 3, 4, 5], 1, 3) as a, array_slice([1, 2, 3, 4, 5], -3, -1) as b, array_slice([1, 2, 3, 4, 5], 3, 1) as c, array_slice([1, 2, 3, 4, 5], -10, 10) as d, array_slice([1, 2, 3], 5, 7) as e, array_slice([1, 2, 3], -1, 0) as f, array_slice(cast(null as array<int64>), 0, 1) as g, array_slice([1, 2, 3], null, 1) as h, array_slice([1, null, 3], 0, 1) as i, array_slice(cast([] as array<int64>), 0, 0) as j, array_slice(['ü', 'b'], -9223372036854775808, 9223372036854775807) as k
+-- case: array-slice-column
+select id, array_slice(split(event_message, '/'), 1, -2) as mid, array_to_string(array_slice(split(event_message, '/'), -2, -1), '/') as tail from edge_logs

@@ -193,6 +193,7 @@ Value EmitTimeTrunc(Emitter& e, const ast::Call& call);
 Value EmitCurrentTime(Emitter& e, const ast::Call& call);
 // functions_array_more.cpp
 Value EmitArrayFirstLast(Emitter& e, const ast::Call& call);
+Value EmitArraySlice(Emitter& e, const ast::Call& call);
 Value EmitArrayIncludes(Emitter& e, const ast::Call& call);
 Value EmitArrayIncludesAnyAll(Emitter& e, const ast::Call& call);
 

@@ -1,5 +1,5 @@
-// ARRAY_FIRST, ARRAY_LAST and ARRAY_INCLUDES(_ANY/_ALL) over PG arrays (an array literal,
-// ARRAY(...) or a function's array). NULL elements never match, as in BigQuery. Each
+// ARRAY_FIRST, ARRAY_LAST, ARRAY_SLICE and ARRAY_INCLUDES(_ANY/_ALL) over PG arrays (an array
+// literal, ARRAY(...) or a function's array). NULL elements never match, as in BigQuery. Each
 // differential-tested in tests/oracle/cases/functions_more.sql.
 #include "pg/function_table.h"
 #include "pg/type_table.h"
@@ -36,6 +36,32 @@ Value EmitArrayFirstLast(Emitter& e, const ast::Call& call) {
   const bool first = Upper(call.name.name) == "ARRAY_FIRST";
   return MakeValue(std::string(first ? "bq.array_first(" : "bq.array_last(") + a.sql + ")",
                    ElementType(a));
+}
+
+Value EmitArraySlice(Emitter& e, const ast::Call& call) {
+  const Value a = PgArrayArg(e, call, 0);
+  const Value from = e.EmitExpr(*call.args[1]);
+  const Value to = e.EmitExpr(*call.args[2]);
+  for (std::size_t i = 1; i < 3; ++i) {
+    const Value& v = i == 1 ? from : to;
+    if (!IsKind(v.type, K::kInt64) && !IsKind(v.type, K::kUnknown)) {
+      Fail(DiagCode::kType, call.args[i]->span,
+           "ARRAY_SLICE expects INT64 offsets, got " + TypeName(*v.type));
+    }
+  }
+  // 0-based inclusive offsets, negative ones counted from the end, clamped to the array.
+  const std::string n = "coalesce(cardinality(" + a.sql + "), 0)";
+  auto offset = [&](const Value& v) {
+    return "CASE WHEN (" + v.sql + ")::bigint < 0 THEN " + n + " + (" + v.sql + ")::bigint ELSE (" +
+           v.sql + ")::bigint END";
+  };
+  const std::string lo = "least(greatest(" + offset(from) + ", 0) + 1, " + n + " + 1)::integer";
+  const std::string hi = "greatest(least(" + offset(to) + ", " + n + " - 1) + 1, 0)::integer";
+  Value v = a;
+  // A NULL offset gives NULL (greatest/least would skip it).
+  v.sql = "CASE WHEN " + from.sql + " IS NULL OR " + to.sql + " IS NULL THEN NULL ELSE (" + a.sql +
+          ")[" + lo + ":" + hi + "] END";
+  return v;
 }
 
 Value EmitArrayIncludes(Emitter& e, const ast::Call& call) {
