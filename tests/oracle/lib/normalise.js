@@ -30,6 +30,14 @@ function timeFromBits(bits, nanos) {
   return `${pad(h)}:${pad(mi)}:${pad(s)}${fraction(nanos)}`;
 }
 
+// A TIME as the reference returns it at the top level: one int64, nanoseconds 30 bits, then
+// seconds 6, minutes 6, hours 5.
+function timeFromPackedNanos(packed) {
+  const b = BigInt(packed);
+  const nanos = Number(b & ((1n << 30n) - 1n));
+  return timeFromBits((b >> 30n).toString(), nanos);
+}
+
 function timestampMicros(ts) {
   return (BigInt(ts.seconds || 0) * 1000000n + BigInt(Math.floor((ts.nanos || 0) / 1000))).toString();
 }
@@ -50,7 +58,10 @@ function fromReference(type, v) {
     case 'TYPE_TIMESTAMP': return timestampMicros(v.timestamp_value);
     case 'TYPE_DATE': return dateFromDays(v.date_value);
     case 'TYPE_DATETIME': return datetimeFromBits(v.datetime_value.bit_field_datetime_seconds, v.datetime_value.nanos);
-    case 'TYPE_TIME': return timeFromBits(v.time_value.bit_field_time_seconds, v.time_value.nanos);
+    case 'TYPE_TIME':
+      return typeof v.time_value === 'object'
+        ? timeFromBits(v.time_value.bit_field_time_seconds, v.time_value.nanos)
+        : timeFromPackedNanos(v.time_value);
     case 'TYPE_JSON': return canonicalJson(v.json_value);
     case 'TYPE_ARRAY': return (v.array_value.element || []).map((e) => fromReference(type.array_type.element_type, e));
     case 'TYPE_STRUCT':

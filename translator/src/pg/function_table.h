@@ -169,5 +169,32 @@ Value EmitCovariance(Emitter& e, const ast::Call& call);
 Value EmitNetHost(Emitter& e, const ast::Call& call);
 Value EmitNetIpv4ToInt64(Emitter& e, const ast::Call& call);
 Value EmitNetIpv4FromInt64(Emitter& e, const ast::Call& call);
+// coverage, round two (functions_search_net.cpp)
+Value EmitInstr(Emitter& e, const ast::Call& call);
+Value EmitRegexpInstr(Emitter& e, const ast::Call& call);
+Value EmitNormalize(Emitter& e, const ast::Call& call);
+Value EmitNetIpFromString(Emitter& e, const ast::Call& call);
+Value EmitNetIpToString(Emitter& e, const ast::Call& call);
+Value EmitNetIpNetMask(Emitter& e, const ast::Call& call);
+Value EmitNetIpTrunc(Emitter& e, const ast::Call& call);
+Value EmitRangeBucket(Emitter& e, const ast::Call& call);
+Value EmitArrayConcatAgg(Emitter& e, const ast::Call& call);
+Value EmitMaxMinBy(Emitter& e, const ast::Call& call);
+// functions_lenient.cpp
+Value EmitLaxJson(Emitter& e, const ast::Call& call);
+Value EmitJsonConvert(Emitter& e, const ast::Call& call);
+Value EmitParseNumeric(Emitter& e, const ast::Call& call);
+// functions_time_of_day.cpp
+Value EmitTimeFn(Emitter& e, const ast::Call& call);
+Value EmitTimeAdd(Emitter& e, const ast::Call& call);
+Value EmitTimeSub(Emitter& e, const ast::Call& call);
+Value EmitTimeDiff(Emitter& e, const ast::Call& call);
+Value EmitTimeTrunc(Emitter& e, const ast::Call& call);
+Value EmitCurrentTime(Emitter& e, const ast::Call& call);
+// functions_array_more.cpp
+Value EmitArrayFirstLast(Emitter& e, const ast::Call& call);
+Value EmitArraySlice(Emitter& e, const ast::Call& call);
+Value EmitArrayIncludes(Emitter& e, const ast::Call& call);
+Value EmitArrayIncludesAnyAll(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg
