@@ -61,14 +61,26 @@ mapfile -t DAYS < <(sql -c "SELECT DISTINCT date_trunc('day', \"timestamp\" AT T
 # The rows go in with the trigger off; the rollups of the copies are added below from the base's
 # request fields, without reading the copies' jsonb again.
 sql -c "ALTER TABLE logs.edge DISABLE TRIGGER edge_rollups"
-for k in $(seq 1 $((FACTOR - 1))); do
-  for day in "${DAYS[@]}"; do
-    sql -c "INSERT INTO logs.edge (id, \"timestamp\", event_message, project, metadata, extra)
-      SELECT id || '.$k', $(shifted '"timestamp"' "$k"), event_message, project, metadata, extra
-      FROM public.volume_base
-      WHERE \"timestamp\" >= '$day'::timestamptz AND \"timestamp\" < '$day'::timestamptz + interval '1 day'"
+# JOBS sessions (default: one per core) insert at once, each its share of the copies.
+JOBS=${JOBS:-$(nproc)}
+grow() {
+  local job=$1
+  for k in $(seq 1 $((FACTOR - 1))); do
+    [ $((k % JOBS)) = "$job" ] || continue
+    for day in "${DAYS[@]}"; do
+      sql -c "INSERT INTO logs.edge (id, \"timestamp\", event_message, project, metadata, extra)
+        SELECT id || '.$k', $(shifted '"timestamp"' "$k"), event_message, project, metadata, extra
+        FROM public.volume_base
+        WHERE \"timestamp\" >= '$day'::timestamptz AND \"timestamp\" < '$day'::timestamptz + interval '1 day'"
+    done
   done
+}
+pids=()
+for job in $(seq 0 $((JOBS - 1))); do
+  grow "$job" &
+  pids+=($!)
 done
+for pid in "${pids[@]}"; do wait "$pid"; done
 sql -c "ALTER TABLE logs.edge ENABLE TRIGGER edge_rollups"
 t3=$(now)
 echo "grown to $((BASE * FACTOR)) rows in $(secs "$t2" "$t3") s ($(awk -v n=$((BASE * (FACTOR - 1))) -v a="$t2" -v b="$t3" 'BEGIN { printf "%.0f", n / (b - a) }') rows/s)"
