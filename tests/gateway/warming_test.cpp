@@ -19,10 +19,11 @@ namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
 
-// Counts logs.edge; sleeps 1 s once it holds more than six rows (CreateLogs writes six).
+// Counts logs.edge; sleeps 3 s once it holds more than six rows (CreateLogs writes six): long
+// enough for the test to see the refresh running and ask while it runs.
 constexpr const char* kSlowOnceGrown =
     "SELECT (SELECT count(*) FROM logs.edge) AS n FROM (SELECT pg_sleep(CASE WHEN (SELECT "
-    "count(*) FROM logs.edge) > 6 THEN 1.0 ELSE 0 END)) AS s";
+    "count(*) FROM logs.edge) > 6 THEN 3.0 ELSE 0 END)) AS s";
 
 class WarmingTest : public ::testing::Test {
  protected:
@@ -89,7 +90,7 @@ TEST_F(WarmingTest, SlowRefreshRunsUnderItsOwnTimeoutAndKeepsTheEntryWarm) {
     tx.exec("INSERT INTO logs.edge VALUES ('e7', '2025-01-15 10:00:06+00', 'new', 'p1', '{}')");
     tx.commit();
   }
-  // The query now sleeps 1 s: over a caller's statement_timeout_ms (500) ...
+  // The query now sleeps 3 s: over a caller's statement_timeout_ms (500) ...
   Response caller = Get("uncached");
   EXPECT_EQ(caller.status, 504);
   EXPECT_EQ(boost::json::parse(caller.Body()).at("error").at("message").as_string(),
