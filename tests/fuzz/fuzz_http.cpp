@@ -183,7 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   context.state = state;
   context.cache = cache.get();
   context.run_query = [&](const std::string&, const std::vector<std::optional<std::string>>&,
-                          int max_rows, QueryCancel*) {
+                          int max_rows, int, QueryCancel*) {
     ran = true;
     return RunFake(runner, max_rows);
   };

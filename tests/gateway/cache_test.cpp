@@ -145,6 +145,54 @@ TEST_F(CacheTest, FailedRefreshKeepsOldResultUntilExpiry) {
   EXPECT_EQ(std::get<GatewayError>(after.outcome).status, 503);
 }
 
+// Warming runs the refresher, not the fill's loader; while it runs, the entry outlives its
+// lifetime as STALE instead of turning into a cold miss, and it is not refreshed twice at once.
+TEST_F(CacheTest, RefreshRunningPastTheLifetimeKeepsServingTheWarmEntry) {
+  auto policy = Policy(900, 300);
+  std::atomic<int> refreshes{0};
+  bool fail = false;
+  Loader refresher = [&]() -> LoadOutcome {
+    if (fail) return MakeError(504, "timed out", "timeout");
+    return Result("refresh" + std::to_string(++refreshes));
+  };
+  std::vector<std::function<void()>> jobs;
+  auto later = [&](const std::function<void()>& job) { jobs.push_back(job); };
+  cache_->GetOrLoad("k", "e", policy, Counting("fill"), refresher);
+  clock_.Advance(seconds(300));
+  EXPECT_EQ(cache_->GetOrLoad("k", "e", policy, Counting("fill"), refresher).state,
+            CacheState::kStale);
+  cache_->RunWarming(later);
+  ASSERT_EQ(jobs.size(), 1u);
+  clock_.Advance(seconds(700));  // 1000 s: past the lifetime, the refresh still running
+  auto during = cache_->GetOrLoad("k", "e", policy, Counting("fill"), refresher);
+  EXPECT_EQ(during.state, CacheState::kStale);
+  EXPECT_EQ(BodyOf(during), "fill1");
+  EXPECT_EQ(during.age, seconds(1000));
+  cache_->RunWarming(later);
+  EXPECT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(cache_->Stats().entries, 1u);
+  jobs[0]();
+  auto after = cache_->GetOrLoad("k", "e", policy, Counting("fill"), refresher);
+  EXPECT_EQ(after.state, CacheState::kHit);
+  EXPECT_EQ(BodyOf(after), "refresh1");
+  EXPECT_EQ(calls_, 1);
+  // A refresh that fails after the lifetime has ended leaves nothing to serve: the next caller
+  // runs the query.
+  fail = true;
+  clock_.Advance(seconds(300));
+  cache_->GetOrLoad("k", "e", policy, Counting("fill"), refresher);
+  cache_->RunWarming(later);
+  ASSERT_EQ(jobs.size(), 2u);
+  clock_.Advance(seconds(600));
+  EXPECT_EQ(cache_->GetOrLoad("k", "e", policy, Counting("fill"), refresher).state,
+            CacheState::kStale);
+  jobs[1]();
+  EXPECT_EQ(cache_->Stats().refresh_failures, 1u);
+  auto cold = cache_->GetOrLoad("k", "e", policy, Counting("fill"), refresher);
+  EXPECT_EQ(cold.state, CacheState::kMiss);
+  EXPECT_EQ(BodyOf(cold), "fill2");
+}
+
 TEST_F(CacheTest, ConcurrentMissesRunOneQuery) {
   std::atomic<bool> release{false};
   Loader slow = [&]() -> LoadOutcome {

@@ -30,7 +30,8 @@ TEST(CheckCliTest, ReportsEveryProblemWithFileAndLine) {
   const std::vector<std::string> expected = {
       "lqe check: " + config +
           ":3: unknown key 'pool_szie' in database; did you mean 'pool_size'? (allowed: dsn, "
-          "pool_size, statement_timeout_ms, connect_timeout_ms, max_queries_per_key, replicas, "
+          "pool_size, statement_timeout_ms, warming_timeout_ms, connect_timeout_ms, "
+          "max_queries_per_key, replicas, "
           "max_replica_lag_ms, replica_check_interval_ms)\n",
       "lqe check: " + broken_yaml + ":3: ",
       "lqe check: " + bad_type + ":4: unknown parameter type 'date'",

@@ -64,7 +64,8 @@ class TranslateCliTest : public ::testing::Test {
     context.ready = [] { return true; };
     std::string ran;
     context.run_query = [&ran](const std::string& sql,
-                               const std::vector<std::optional<std::string>>&, int, QueryCancel*) {
+                               const std::vector<std::optional<std::string>>&, int, int,
+                               QueryCancel*) {
       ran = sql;
       return QueryResult{};
     };

@@ -43,7 +43,8 @@ TEST(ConfigTest, LoadsEveryKey) {
   dir.Write("keys/api.sha256", std::string(kHash) + "\n");
   dir.Write("eps/one.yaml",
             "id: 6F1F5A2E-2B5D-4A47-9C36-0F2A8D7B1C01\nname: one\nquery_file: one.sql\n"
-            "max_rows: 50\ncache_seconds: 900\ncache_warming_seconds: 300\nsandbox: true\n"
+            "max_rows: 50\ncache_seconds: 900\ncache_warming_seconds: 300\n"
+            "cache_warming_timeout_ms: 45000\nsandbox: true\n"
             "redact_pii: true\nparams:\n  project: {type: string, required: true}\n"
             "  interval: {type: enum, values: [hourly, daily], default: daily, description: d}\n"
             "  since: {type: timestamp}\n  n: {type: integer, default: '+7'}\n"
@@ -53,7 +54,7 @@ TEST(ConfigTest, LoadsEveryKey) {
       "gw.yaml",
       "listen: 0.0.0.0:4100\nio_threads: 3\nworker_threads: 5\n"
       "database:\n  dsn: host=127.0.0.1 dbname=lqe\n  pool_size: 4\n  statement_timeout_ms: 700\n"
-      "  max_queries_per_key: 3\n"
+      "  warming_timeout_ms: 90000\n  max_queries_per_key: 3\n"
       "  connect_timeout_ms: 1500\ncatalogue_file: cat.tsv\ncache_max_bytes: 1048576\n"
       "http:\n  max_header_bytes: 8192\n  max_url_bytes: 4096\n  max_body_bytes: 65536\n"
       "  read_timeout_ms: 1000\n  write_timeout_ms: 2000\n  shutdown_grace_ms: 3000\n"
@@ -73,6 +74,7 @@ TEST(ConfigTest, LoadsEveryKey) {
   EXPECT_EQ(c.worker_threads, 5);
   EXPECT_EQ(c.pool_size, 4);
   EXPECT_EQ(c.statement_timeout_ms, 700);
+  EXPECT_EQ(c.warming_timeout_ms, 90000);
   EXPECT_EQ(c.connect_timeout_ms, 1500);
   EXPECT_EQ(c.catalogue_file, (dir.path() / "cat.tsv").string());
   EXPECT_EQ(c.cache_max_bytes, 1048576u);
@@ -97,6 +99,7 @@ TEST(ConfigTest, LoadsEveryKey) {
   EXPECT_EQ(one.max_rows, 50);
   EXPECT_EQ(one.cache_seconds, 900);
   EXPECT_EQ(one.cache_warming_seconds, 300);
+  EXPECT_EQ(one.cache_warming_timeout_ms, 45000);
   EXPECT_TRUE(one.sandbox);
   EXPECT_TRUE(one.redact_pii);
   EXPECT_TRUE(one.params.at("project").required);
@@ -110,6 +113,7 @@ TEST(ConfigTest, LoadsEveryKey) {
   EXPECT_EQ(two.max_rows, 1000);
   EXPECT_EQ(two.cache_seconds, 0);
   EXPECT_FALSE(two.cache_warming_seconds.has_value());
+  EXPECT_FALSE(two.cache_warming_timeout_ms.has_value());
 }
 
 TEST(ConfigTest, ReplicasAndShards) {
@@ -167,6 +171,7 @@ TEST(ConfigTest, DefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(c.listen_port, 4000);
   EXPECT_EQ(c.pool_size, 8);
   EXPECT_EQ(c.statement_timeout_ms, 15000);
+  EXPECT_EQ(c.warming_timeout_ms, 60000);
   EXPECT_EQ(c.max_connections, 4096);
   EXPECT_EQ(c.max_queries_per_key, 0);  // half the pool
   EXPECT_EQ(c.cache_max_bytes, 256u << 20);
@@ -422,7 +427,7 @@ TEST(ConfigTest, OneEndpointFileLoadsOnItsOwn) {
             bad +
                 ":3: unknown key 'sandbx' in endpoint; did you mean 'sandbox'? (allowed: id, "
                 "name, description, query, query_file, max_rows, cache_seconds, "
-                "cache_warming_seconds, sandbox, redact_pii, params)\n" +
+                "cache_warming_seconds, cache_warming_timeout_ms, sandbox, redact_pii, params)\n" +
                 bad + ":4: max_rows must be an integer");
   auto missing = LoadEndpointFile((dir.path() / "none.yaml").string());
   ASSERT_TRUE(std::holds_alternative<ConfigErrors>(missing));

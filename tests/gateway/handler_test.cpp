@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 
 #include "lqe/utf8.h"
@@ -49,6 +50,7 @@ class HandlerTest : public ::testing::Test {
     AddParam(*counts, "interval", ParamType::kEnum, true, {"minutely", "hourly", "daily"});
     counts->cache_seconds = 900;
     counts->cache_warming_seconds = 300;
+    counts_ = counts;
     auto limited = MakeEndpoint("limited.ep", "SELECT limited", {Col("ip", TypeKind::kString)});
     limited->max_rows = 2;
     state_ = MakeState({logs, counts, limited});
@@ -56,8 +58,9 @@ class HandlerTest : public ::testing::Test {
     context_.cache = cache_.get();
     context_.run_query = [this](const std::string& sql,
                                 const std::vector<std::optional<std::string>>& params, int max_rows,
-                                QueryCancel* /*cancel*/) {
+                                int timeout_ms, QueryCancel* /*cancel*/) {
       ++queries_;
+      timeouts_.push_back(timeout_ms);
       last_sql_ = sql;
       last_params_ = params;
       QueryResult r = next_;
@@ -86,6 +89,8 @@ class HandlerTest : public ::testing::Test {
   Context context_;
   QueryResult next_;
   int queries_ = 0;
+  std::vector<int> timeouts_;  // of every query run, in order
+  std::shared_ptr<EndpointDef> counts_;
   bool ready_ = true;
   std::string last_sql_;
   std::vector<std::optional<std::string>> last_params_;
@@ -287,6 +292,29 @@ TEST_F(HandlerTest, CacheHeadersAndFastPath) {
   EXPECT_EQ(Header(Run(Get("/api/endpoints/query/usage.api-counts?interval=daily")), "X-Cache"),
             "MISS");
   EXPECT_EQ(Header(Run(Get("/api/endpoints/query/logs.all?project=p")), "X-Cache"), "<absent>");
+}
+
+TEST_F(HandlerTest, CacheWarmingRunsUnderItsOwnTimeout) {
+  auto fill_and_warm = [&](const std::string& interval) {
+    Request r = Get("/api/endpoints/query/usage.api-counts?interval=" + interval);
+    EXPECT_EQ(Header(Run(r), "X-Cache"), "MISS");
+    clock_.Advance(std::chrono::seconds(300));
+    EXPECT_EQ(Header(Run(r), "X-Cache"), "STALE");
+    cache_->RunWarming([](const std::function<void()>& job) { job(); });
+    EXPECT_EQ(Header(Run(r), "X-Cache"), "HIT");
+  };
+  // A caller's query runs under statement_timeout_ms, the refresh under warming_timeout_ms ...
+  fill_and_warm("hourly");
+  EXPECT_EQ(timeouts_, (std::vector<int>{15000, 60000}));
+  // ... or under the endpoint's own cache_warming_timeout_ms.
+  // (The hourly entry, requested since its refresh, is refreshed again alongside: the loader it
+  // was filled with keeps the warming timeout it was made with.)
+  counts_->cache_warming_timeout_ms = 2500;
+  state_->config.statement_timeout_ms = 700;
+  timeouts_.clear();
+  fill_and_warm("daily");
+  std::sort(timeouts_.begin(), timeouts_.end());
+  EXPECT_EQ(timeouts_, (std::vector<int>{700, 2500, 60000}));
 }
 
 TEST_F(HandlerTest, HitMemoRepeatsOnlyTheSameDecision) {

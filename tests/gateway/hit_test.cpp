@@ -42,7 +42,7 @@ class HitTest : public ::testing::Test {
     context_.cache = cache_.get();
     context_.memo = &memo_;
     context_.run_query = [this](const std::string&, const std::vector<std::optional<std::string>>&,
-                                int, QueryCancel*) {
+                                int, int, QueryCancel*) {
       ++queries_;
       return next_;
     };

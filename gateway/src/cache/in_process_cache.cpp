@@ -1,7 +1,9 @@
 // In-process result cache. Hits take one shard's shared lock and touch atomics only; misses
 // run the loader once per key (single flight) outside any lock; the warmer re-runs loaders of
 // entries requested since their last fill and swaps results in, so a warm entry never becomes a
-// cold miss. Eviction scans for the least recently used entry, which is only done on inserts.
+// cold miss: an entry whose refresh is still running past its lifetime is served as STALE until
+// the refresh ends (bounded by the refresh's own statement timeout). Eviction scans for the least
+// recently used entry, which is only done on inserts.
 #include <spdlog/spdlog.h>
 
 #include <atomic>
@@ -35,7 +37,7 @@ using TimePoint = Clock::time_point;
 struct Entry {
   std::string endpoint_id;
   CachePolicy policy;
-  Loader loader;
+  Loader refresher;
   // Guarded by the shard's mutex:
   ResultPtr result;
   TimePoint filled_at;
@@ -81,7 +83,8 @@ class InProcessCache final : public ResultCache {
   }
 
   CacheLookup GetOrLoad(const std::string& key, const std::string& endpoint_id,
-                        const CachePolicy& policy, const Loader& loader) override {
+                        const CachePolicy& policy, const Loader& loader,
+                        const Loader& refresher) override {
     if (auto hit = Peek(key)) return *hit;
     Shard& shard = ShardFor(key);
     std::shared_future<LoadOutcome> flight;
@@ -106,7 +109,7 @@ class InProcessCache final : public ResultCache {
     std::unique_lock lock(shard.mutex);
     shard.flights.erase(key);
     if (const auto* result = std::get_if<ResultPtr>(&outcome); result && policy.ttl.count() > 0) {
-      Insert(shard, key, endpoint_id, policy, loader, *result);
+      Insert(shard, key, endpoint_id, policy, refresher, *result);
       lock.unlock();
       EvictOverBudget();
     }
@@ -142,14 +145,17 @@ class InProcessCache final : public ResultCache {
     return shards_[std::hash<std::string>{}(key) % kShards];
   }
 
-  // Serves a live entry (caller holds the shard lock); nullopt when it has expired.
+  // Serves a live entry (caller holds the shard lock); nullopt when it has expired and no
+  // refresh of it is running.
   std::optional<CacheLookup> Serve(Entry& entry) {
     TimePoint now = clock_.Now();
-    if (now >= entry.expires_at) return std::nullopt;
+    bool expired = now >= entry.expires_at;
+    if (expired && !entry.refreshing) return std::nullopt;
     entry.last_requested.store(now.time_since_epoch().count(), std::memory_order_relaxed);
     entry.last_used.store(tick_.fetch_add(1, std::memory_order_relaxed), std::memory_order_relaxed);
     auto age = std::chrono::duration_cast<std::chrono::seconds>(now - entry.filled_at);
-    bool stale = entry.policy.warming && now - entry.filled_at >= *entry.policy.warming;
+    bool stale =
+        expired || (entry.policy.warming && now - entry.filled_at >= *entry.policy.warming);
     (stale ? stale_ : hits_).fetch_add(1, std::memory_order_relaxed);
     return CacheLookup{entry.result, stale ? CacheState::kStale : CacheState::kHit, age};
   }
@@ -164,13 +170,13 @@ class InProcessCache final : public ResultCache {
   }
 
   void Insert(Shard& shard, const std::string& key, const std::string& endpoint_id,
-              const CachePolicy& policy, const Loader& loader, const ResultPtr& result) {
+              const CachePolicy& policy, const Loader& refresher, const ResultPtr& result) {
     std::size_t bytes = result->Bytes() + EntryOverhead(key, endpoint_id);
     if (bytes > max_bytes_) return;
     auto entry = std::make_shared<Entry>();
     entry->endpoint_id = endpoint_id;
     entry->policy = policy;
-    entry->loader = loader;
+    entry->refresher = refresher;
     entry->result = result;
     entry->filled_at = clock_.Now();
     entry->expires_at = entry->filled_at + policy.ttl;
@@ -236,7 +242,7 @@ void InProcessCache::RunWarming(const std::function<void(std::function<void()>)>
     std::unique_lock lock(shard.mutex);
     for (auto it = shard.entries.begin(); it != shard.entries.end();) {
       Entry& e = *it->second;
-      if (now >= e.expires_at) {
+      if (now >= e.expires_at && !e.refreshing) {
         it = Erase(shard, it);
         continue;
       }
@@ -251,7 +257,7 @@ void InProcessCache::RunWarming(const std::function<void(std::function<void()>)>
   }
   for (Due& d : due) {
     spawn([this, shard = d.shard, key = d.key, entry = d.entry] {
-      LoadOutcome outcome = RunLoader(entry->loader);
+      LoadOutcome outcome = RunLoader(entry->refresher);
       std::unique_lock lock(shard->mutex);
       entry->refreshing = false;
       auto live = shard->entries.find(key);

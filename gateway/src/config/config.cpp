@@ -48,7 +48,7 @@ void ParseListen(const std::string& file, const YAML::Node& node, Config& c) {
 
 void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
   CheckKeys(problems, file, node, "database",
-            {"dsn", "pool_size", "statement_timeout_ms", "connect_timeout_ms",
+            {"dsn", "pool_size", "statement_timeout_ms", "warming_timeout_ms", "connect_timeout_ms",
              "max_queries_per_key", "replicas", "max_replica_lag_ms", "replica_check_interval_ms"});
   if (!node["dsn"]) Fail(file, node, "database.dsn is required");
   c.dsn = GetString(file, node["dsn"], "database.dsn");
@@ -58,6 +58,10 @@ void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node
   if (node["statement_timeout_ms"]) {
     c.statement_timeout_ms = static_cast<int>(
         GetInt(file, node["statement_timeout_ms"], "statement_timeout_ms", 1, 3600000));
+  }
+  if (node["warming_timeout_ms"]) {
+    c.warming_timeout_ms = static_cast<int>(
+        GetInt(file, node["warming_timeout_ms"], "warming_timeout_ms", 1, 3600000));
   }
   if (node["connect_timeout_ms"]) {
     c.connect_timeout_ms = static_cast<int>(

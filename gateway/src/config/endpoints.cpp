@@ -73,6 +73,10 @@ void ParseSettings(Problems& problems, const std::string& file, const YAML::Node
     e.cache_warming_seconds = static_cast<int>(
         GetInt(file, node["cache_warming_seconds"], "cache_warming_seconds", 1, 31536000));
   }
+  if (node["cache_warming_timeout_ms"]) {
+    e.cache_warming_timeout_ms = static_cast<int>(
+        GetInt(file, node["cache_warming_timeout_ms"], "cache_warming_timeout_ms", 1, 3600000));
+  }
   if (node["sandbox"]) e.sandbox = GetBool(file, node["sandbox"], "sandbox");
   if (node["redact_pii"]) e.redact_pii = GetBool(file, node["redact_pii"], "redact_pii");
   if (const YAML::Node& params = node["params"]) {
@@ -107,9 +111,10 @@ std::string Version(const EndpointDef& e) {
 
 std::shared_ptr<EndpointDef> ParseEndpoint(Problems& problems, const std::string& file,
                                            const YAML::Node& node) {
-  CheckKeys(problems, file, node, "endpoint",
-            {"id", "name", "description", "query", "query_file", "max_rows", "cache_seconds",
-             "cache_warming_seconds", "sandbox", "redact_pii", "params"});
+  CheckKeys(
+      problems, file, node, "endpoint",
+      {"id", "name", "description", "query", "query_file", "max_rows", "cache_seconds",
+       "cache_warming_seconds", "cache_warming_timeout_ms", "sandbox", "redact_pii", "params"});
   auto e = std::make_shared<EndpointDef>();
   e->file = file;
   e->line = LineOf(node);

@@ -316,7 +316,7 @@ Response RunPrepared(const Request& request, const Prepared& p, Context& context
       return Refuse(e, std::move(busy));
     }
   }
-  int timeout_ms = context.state->config.statement_timeout_ms;
+  const Config& config = context.state->config;
   // Cached results keep a well-compressed copy for every later hit; an uncached one is
   // compressed quickly, and only for a client that asked.
   bool cached = e.cache_seconds > 0 && context.cache != nullptr;
@@ -324,25 +324,31 @@ Response RunPrepared(const Request& request, const Prepared& p, Context& context
   // A cached result is shared with other callers and the warmer: only shutdown cancels it. An
   // uncached one is this caller's alone and stops when the caller hangs up.
   std::shared_ptr<QueryCancel> cancel = cached ? context.shared_cancel : context.cancel;
-  // The loader may outlive this request (the warmer keeps it): it holds the snapshot that owns
+  // The loaders may outlive this request (the warmer keeps one): they hold the snapshot that owns
   // the endpoint, never references to the request.
-  Loader loader = [translation, args = std::move(args), run_query = context.run_query,
-                   metrics = context.metrics, state = context.state, &e, timeout_ms,
-                   redact = p.redact, gzip_level, cancel]() -> LoadOutcome {
-    QueryResult r = run_query(translation->pg_sql, args, e.max_rows, cancel.get());
-    if (metrics != nullptr) metrics->QueryTime().Observe(r.seconds);
-    if (r.status != QueryStatus::kOk) {
-      return FromQueryFailure(r, e, timeout_ms, translation->pg_sql, metrics);
-    }
-    return RenderResult(*translation, r, redact, gzip_level);
+  auto make_loader = [&](int timeout_ms) -> Loader {
+    return [translation, args, run_query = context.run_query, metrics = context.metrics,
+            state = context.state, &e, timeout_ms, redact = p.redact, gzip_level,
+            cancel]() -> LoadOutcome {
+      QueryResult r = run_query(translation->pg_sql, args, e.max_rows, timeout_ms, cancel.get());
+      if (metrics != nullptr) metrics->QueryTime().Observe(r.seconds);
+      if (r.status != QueryStatus::kOk) {
+        return FromQueryFailure(r, e, timeout_ms, translation->pg_sql, metrics);
+      }
+      return RenderResult(*translation, r, redact, gzip_level);
+    };
   };
+  Loader loader = make_loader(config.statement_timeout_ms);
   if (!cached) {
     return RespondFromLookup(request, p, CacheLookup{loader(), CacheState::kBypass, {}});
   }
   CachePolicy policy;
   policy.ttl = std::chrono::seconds(e.cache_seconds);
   if (e.cache_warming_seconds) policy.warming = std::chrono::seconds(*e.cache_warming_seconds);
-  return RespondFromLookup(request, p, context.cache->GetOrLoad(p.cache_key, e.id, policy, loader));
+  // Warming has its own timeout: nobody waits for it, and callers keep the previous result.
+  Loader refresher = make_loader(e.cache_warming_timeout_ms.value_or(config.warming_timeout_ms));
+  return RespondFromLookup(request, p,
+                           context.cache->GetOrLoad(p.cache_key, e.id, policy, loader, refresher));
 }
 
 }  // namespace lqe::gateway

@@ -219,14 +219,13 @@ Context Server::Impl::MakeContext() {
   context.memo = &memo;
   context.cache = cache.get();
   context.metrics = metrics.get();
-  int timeout = context.state->config.statement_timeout_ms;
   // Raw pointers are enough: the context and any loader built from it hold the snapshot that
   // owns the hosts.
   PgHosts* hosts = context.state->hosts.get();
-  context.run_query = [hosts, timeout](const std::string& sql,
-                                       const std::vector<std::optional<std::string>>& params,
-                                       int max_rows, QueryCancel* cancel) {
-    return hosts->RunRead(sql, params, max_rows, timeout, cancel);
+  context.run_query = [hosts](const std::string& sql,
+                              const std::vector<std::optional<std::string>>& params, int max_rows,
+                              int timeout_ms, QueryCancel* cancel) {
+    return hosts->RunRead(sql, params, max_rows, timeout_ms, cancel);
   };
   context.shared_cancel = shared_cancel;
   context.key_limiter = &key_limiter;

@@ -39,6 +39,8 @@ struct EndpointDef {
   int max_rows = 1000;
   int cache_seconds = 0;                     // 0: no cache
   std::optional<int> cache_warming_seconds;  // absent: no warming
+  // Statement timeout of this endpoint's cache warming; absent: database.warming_timeout_ms.
+  std::optional<int> cache_warming_timeout_ms;
   bool sandbox = false;
   bool redact_pii = false;
   std::map<std::string, ParamDef, std::less<>> params;
@@ -103,6 +105,9 @@ struct Config {
   std::string dsn;
   int pool_size = 8;
   int statement_timeout_ms = 15000;
+  // Statement timeout of cache warming: no caller waits for it, and while it runs callers get
+  // the previous result, so it may run longer than a caller's query.
+  int warming_timeout_ms = 60000;
   int connect_timeout_ms = 2000;
   int max_queries_per_key = 0;  // uncached queries one API key runs at once; 0: pool_size / 2
   // Streaming replicas of `dsn`: endpoint queries go to them (least busy first), everything

@@ -45,11 +45,11 @@ struct GatewayState {
   std::shared_ptr<PgHosts> hosts;
 };
 
-// Runs SQL with text params, at most max_rows rows, cancellable through `cancel` (may be null;
-// see RunQuery).
+// Runs SQL with text params, at most max_rows rows, under a statement timeout of timeout_ms,
+// cancellable through `cancel` (may be null; see RunQuery).
 using QueryRunner = std::function<QueryResult(const std::string& sql,
                                               const std::vector<std::optional<std::string>>& params,
-                                              int max_rows, QueryCancel* cancel)>;
+                                              int max_rows, int timeout_ms, QueryCancel* cancel)>;
 
 struct Context {
   std::shared_ptr<const GatewayState> state;

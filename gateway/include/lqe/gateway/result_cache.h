@@ -61,9 +61,16 @@ class ResultCache {
  public:
   virtual ~ResultCache() = default;
   // Returns the cached result for `key`, or runs `loader` once for all concurrent callers.
-  // `endpoint_id` groups keys for invalidation.
+  // `endpoint_id` groups keys for invalidation. Warming refreshes the entry with `refresher`
+  // (the same query under the warming timeout). While a refresh runs, the entry keeps being
+  // served, as STALE once past its lifetime, so a slow refresh never turns into a cold miss.
   virtual CacheLookup GetOrLoad(const std::string& key, const std::string& endpoint_id,
-                                const CachePolicy& policy, const Loader& loader) = 0;
+                                const CachePolicy& policy, const Loader& loader,
+                                const Loader& refresher) = 0;
+  CacheLookup GetOrLoad(const std::string& key, const std::string& endpoint_id,
+                        const CachePolicy& policy, const Loader& loader) {
+    return GetOrLoad(key, endpoint_id, policy, loader, loader);
+  }
   // Looks up without loading; nullopt on a miss. Never blocks on a query.
   virtual std::optional<CacheLookup> Peek(const std::string& key) = 0;
   virtual void InvalidateEndpoint(const std::string& endpoint_id) = 0;
