@@ -155,7 +155,8 @@ Value EmitRegexpReplace(Emitter& e, const ast::Call& call) {
   } else {
     replacement = e.EmitExpr(rep).sql;
   }
-  return MakeValue("regexp_replace(" + s + ", " + pattern + ", " + replacement + ", 'g')",
+  // RE2's global replace skips an empty match where the previous match ended (migration 062).
+  return MakeValue("bq.regexp_replace(" + s + ", " + pattern + ", " + replacement + ")",
                    K::kString);
 }
 
