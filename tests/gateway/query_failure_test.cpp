@@ -67,6 +67,7 @@ TEST_F(QueryFailureTest, SqlStateClassesMapToCallerStatuses) {
   RunningServer s(WithEndpoints({
                       one("div0", "SELECT (1 / 0)::text AS v"),
                       one("badcast", "SELECT 'abc'::int::text AS v"),
+                      one("overflow", "SELECT (9223372036854775807::bigint + 1)::text AS v"),
                       one("subquery", "SELECT (SELECT g FROM generate_series(1, 2) g)::text AS v"),
                       one("huge", "SELECT repeat('x', 2000000000) AS v"),
                       one("nofn", "SELECT lqe_no_such_function() AS v"),
@@ -85,6 +86,11 @@ TEST_F(QueryFailureTest, SqlStateClassesMapToCallerStatuses) {
   EXPECT_EQ(badcast.status, 400);
   EXPECT_EQ(ErrorMessage(badcast),
             "the query failed: invalid input syntax for type integer: \"abc\"");
+  // An INT64 result out of range is named as BigQuery names it.
+  HttpResult overflow = call("overflow");
+  EXPECT_EQ(overflow.status, 400);
+  EXPECT_EQ(ErrorMessage(overflow), "the query failed: int64 overflow (bigint out of range)");
+  EXPECT_EQ(ErrorReason(overflow), "query_error");
   HttpResult subquery = call("subquery");
   EXPECT_EQ(subquery.status, 400);
   EXPECT_EQ(ErrorMessage(subquery),
