@@ -143,10 +143,11 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
     std::string found_where;
     auto take = [&](Value v, std::string where) {
       if (found.found) {
-        translator::Fail(
-            DiagCode::kUnknownName, name.span,
-            "column name \"" + name.name + "\" is ambiguous: " + found_where + " and " + where,
-            "Qualify it with a table or UNNEST alias.");
+        std::string message = "column name \"";
+        message.append(name.name).append("\" is ambiguous: ").append(found_where);
+        message.append(" and ").append(where);
+        translator::Fail(DiagCode::kUnknownName, name.span, std::move(message),
+                         "Qualify it with a table or UNNEST alias.");
       }
       found = {nullptr, std::move(v), true};
       found_where = std::move(where);
