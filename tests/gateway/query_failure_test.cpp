@@ -58,7 +58,7 @@ class QueryFailureTest : public ::testing::Test {
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
 };
 
-const std::string slow_fragment = "generate_series(1, 200000000)";
+const std::string kSlowFragment = "generate_series(1, 200000000)";
 
 TEST_F(QueryFailureTest, SqlStateClassesMapToCallerStatuses) {
   auto one = [](const std::string& name, const std::string& sql) {
@@ -67,6 +67,7 @@ TEST_F(QueryFailureTest, SqlStateClassesMapToCallerStatuses) {
   RunningServer s(WithEndpoints({
                       one("div0", "SELECT (1 / 0)::text AS v"),
                       one("badcast", "SELECT 'abc'::int::text AS v"),
+                      one("overflow", "SELECT (9223372036854775807::bigint + 1)::text AS v"),
                       one("subquery", "SELECT (SELECT g FROM generate_series(1, 2) g)::text AS v"),
                       one("huge", "SELECT repeat('x', 2000000000) AS v"),
                       one("nofn", "SELECT lqe_no_such_function() AS v"),
@@ -85,6 +86,11 @@ TEST_F(QueryFailureTest, SqlStateClassesMapToCallerStatuses) {
   EXPECT_EQ(badcast.status, 400);
   EXPECT_EQ(ErrorMessage(badcast),
             "the query failed: invalid input syntax for type integer: \"abc\"");
+  // An INT64 result out of range is named as BigQuery names it.
+  HttpResult overflow = call("overflow");
+  EXPECT_EQ(overflow.status, 400);
+  EXPECT_EQ(ErrorMessage(overflow), "the query failed: int64 overflow (bigint out of range)");
+  EXPECT_EQ(ErrorReason(overflow), "query_error");
   HttpResult subquery = call("subquery");
   EXPECT_EQ(subquery.status, 400);
   EXPECT_EQ(ErrorMessage(subquery),
@@ -119,10 +125,10 @@ TEST_F(QueryFailureTest, ClientHangingUpCancelsItsQuery) {
     RawConnection c(s.port());
     c.Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
            std::string(kTestKey) + "\r\n\r\n");
-    ASSERT_EQ(WaitForRunning(slow_fragment, 1), 1);
+    ASSERT_EQ(WaitForRunning(kSlowFragment, 1), 1);
     auto hung_up = std::chrono::steady_clock::now();
     c.Close();
-    EXPECT_EQ(WaitForRunning(slow_fragment, 0), 0);
+    EXPECT_EQ(WaitForRunning(kSlowFragment, 0), 0);
     std::printf(
         "[measure] backend gone %.0f ms after the client hung up\n",
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hung_up)
@@ -141,13 +147,13 @@ TEST_F(QueryFailureTest, ShutdownCancelsRunningQueriesAtTheGraceDeadline) {
   RawConnection c(s->port());
   c.Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
          std::string(kTestKey) + "\r\n\r\n");
-  ASSERT_EQ(WaitForRunning(slow_fragment, 1), 1);
+  ASSERT_EQ(WaitForRunning(kSlowFragment, 1), 1);
   auto stop = std::chrono::steady_clock::now();
   s->StopAndJoin();  // returns only once the worker threads are done
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stop).count();
   std::printf("[measure] stopped %.0f ms after Stop() with grace 300 ms\n", ms);
-  EXPECT_EQ(Running(slow_fragment), 0);
+  EXPECT_EQ(Running(kSlowFragment), 0);
   s.reset();  // the process exiting: its sockets close
   EXPECT_TRUE(c.ClosedByServer());
 }
@@ -163,7 +169,7 @@ TEST_F(QueryFailureTest, OneKeyCannotTakeTheWholePool) {
     held.back()->Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
                       std::string(kTestKey) + "\r\n\r\n");
   }
-  ASSERT_EQ(WaitForRunning(slow_fragment, 2), 2);
+  ASSERT_EQ(WaitForRunning(kSlowFragment, 2), 2);
   HttpResult third = Fetch(s.port(), "/api/endpoints/query/edge.list?project=p2", kAuth);
   EXPECT_EQ(third.status, 429);
   EXPECT_EQ(ErrorMessage(third),
@@ -174,7 +180,7 @@ TEST_F(QueryFailureTest, OneKeyCannotTakeTheWholePool) {
       Fetch(s.port(), "/api/endpoints/query/limited.ep", {{"X-API-KEY", kLimitedKey}});
   EXPECT_EQ(other.status, 200);
   held.clear();
-  EXPECT_EQ(WaitForRunning(slow_fragment, 0), 0);
+  EXPECT_EQ(WaitForRunning(kSlowFragment, 0), 0);
   EXPECT_EQ(Fetch(s.port(), "/api/endpoints/query/edge.list?project=p2", kAuth).status, 200);
 }
 

@@ -65,6 +65,29 @@ TEST(RenderTest, ObjectsInsideArraysAreNotWrappedButTheirKeysAre) {
       R"(["x","y"])");
 }
 
+TEST(RenderTest, RecordsRenderEverySchemaField) {
+  // metadata: ARRAY<STRUCT<host STRING, response ARRAY<STRUCT<status_code INT64, headers
+  // ARRAY<STRUCT<cf_ray STRING>>>>, tags ARRAY<STRING>>>; the event sent only what it had.
+  auto headers = Type::Array(Type::Record({{"cf_ray", Type::Scalar(TypeKind::kString)}}));
+  auto response = Type::Array(
+      Type::Record({{"status_code", Type::Scalar(TypeKind::kInt64)}, {"headers", headers}}));
+  auto metadata =
+      Type::Array(Type::Record({{"host", Type::Scalar(TypeKind::kString)},
+                                {"response", response},
+                                {"tags", Type::Array(Type::Scalar(TypeKind::kString))}}));
+  const std::string text = R"([{"response":{"status_code":200}}])";
+  const std::string expected =
+      R"([{"response":[{"status_code":200,"headers":[]}],"host":null,"tags":[]}])";
+  EXPECT_EQ(SerializeJson(RenderValue(*metadata, text)), expected);
+  std::string streamed;
+  AppendValue(streamed, *metadata, text, false);
+  EXPECT_EQ(streamed, expected);
+  // A record without the REPEATED field at all, and one with an empty array of records.
+  EXPECT_EQ(SerializeJson(RenderValue(*metadata, R"([{"host":"h","response":[]}])")),
+            R"([{"host":"h","response":[],"tags":[]}])");
+  EXPECT_EQ(SerializeJson(RenderValue(*metadata, "[]")), "[]");
+}
+
 TEST(RenderTest, JsonPassesThrough) {
   EXPECT_EQ(R(TypeKind::kJson, R"({"a":{"b":1}})"), R"({"a":{"b":1}})");
 }

@@ -118,7 +118,7 @@ TEST_F(SupabaseServicesTest, StorageLevelIsAnIntegerAndContextAnArray) {
   EXPECT_EQ(rows[0].as_object().at("level"), 50);
   const boost::json::array pids = suite_server->LogsAll(
       "select c.pid, c.host from storage_logs cross join unnest(metadata) as m "
-      "cross join unnest(m.context) as c order by timestamp");
+      "cross join unnest(m.context) as c order by storage_logs.timestamp");
   EXPECT_EQ(Column(pids, "pid"), "1,1");
   EXPECT_EQ(Column(pids, "host"), R"("9c2b1a7f0e11","9c2b1a7f0e11")");
 }

@@ -31,6 +31,15 @@ const EndpointDef* FindEndpoint(const GatewayState& state, const Route& route) {
   return it == state.by_name.end() ? nullptr : it->second.get();
 }
 
+// PostgreSQL's words for a query's own runtime error, named as BigQuery names it where they
+// differ: an INT64 result out of range is BigQuery's "int64 overflow".
+std::string BadQueryMessage(const QueryResult& r) {
+  if (r.sqlstate == "22003" && r.message.find("bigint out of range") != std::string::npos) {
+    return "int64 overflow (" + r.message + ")";
+  }
+  return r.message;
+}
+
 std::string CacheKey(const EndpointDef& e, const ValidatedParams& p, bool redact) {
   std::string key = e.id + '\n' + e.version + '\n' + p.canonical + '\n';
   if (p.sql) {
@@ -122,7 +131,7 @@ GatewayError FromQueryFailure(const QueryResult& r, const EndpointDef& e, int ti
       return error;
     }
     case QueryStatus::kBadQuery:
-      return MakeError(400, "the query failed: " + r.message, "query_error",
+      return MakeError(400, "the query failed: " + BadQueryMessage(r), "query_error",
                        {{"sqlstate", r.sqlstate}});
     case QueryStatus::kTooExpensive:
       return MakeError(400,

@@ -12,6 +12,7 @@
 
 #include "lqe/ascii.h"
 #include "lqe/gateway/redact.h"
+#include "render/schema_fields.h"
 #include "time/civil_time.h"
 
 namespace lqe::gateway {
@@ -149,8 +150,11 @@ json::value RenderValue(const Type& type, std::optional<std::string_view> text) 
     case TypeKind::kJson:
       return ParseJsonOrString(v);
     case TypeKind::kRecord:
-    case TypeKind::kArray:
-      return WrapRecords(ParseJsonOrString(v));
+    case TypeKind::kArray: {
+      json::value value = WrapRecords(ParseJsonOrString(v));
+      FillSchemaFields(value, type);
+      return value;
+    }
     default:
       return json::string(v);
   }
@@ -180,8 +184,12 @@ void AppendValue(std::string& out, const Type& type, std::optional<std::string_v
     case TypeKind::kJson:
     case TypeKind::kRecord:
     case TypeKind::kArray:
-      AppendJsonText(out, v, type.kind != TypeKind::kJson, redact);
-      return;
+      // Records whose schema fields the event may lack are completed in the DOM (below).
+      if (type.kind == TypeKind::kJson || !HasRecordFields(type)) {
+        AppendJsonText(out, v, type.kind != TypeKind::kJson, redact);
+        return;
+      }
+      break;
     default:
       break;
   }

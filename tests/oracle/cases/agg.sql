@@ -59,3 +59,11 @@ select r.cf[safe_offset(0)].city as city, count(*) as n from edge_logs cross joi
 -- case: sum-overflow-filtered-group
 -- expect: error
 select sum(cf.asn) as s from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf having count(*) < 0
+-- case: sum-int64-exact-until-the-end
+select sum(x) as s from unnest([9223372036854775807, 1, -1]) as x
+-- case: sum-overflow-window
+-- expect: error
+select sum(x) over (order by x) as s from unnest([9223372036854775807, 1]) as x
+-- case: sum-overflow-group-having-removes
+-- expect: error
+select g, sum(x) as s from unnest([struct(1 as g, 9223372036854775807 as x), struct(1, 1), struct(2, 5)]) group by g having count(*) = 1

@@ -18,6 +18,7 @@ select id, metadata[safe_offset(0)].parsed[safe_offset(0)].application_name as a
 -- case: pg-regexp-query
 select id from postgres_logs cross join unnest(metadata) as m cross join unnest(m.parsed) as p where regexp_contains(p.query, r'(?i)^\s*(insert|update|delete)')
 -- case: pg-process-window
+-- expect: error
 select id, p.process_id, row_number() over (partition by p.process_id order by timestamp, id) as n from postgres_logs cross join unnest(metadata) as m cross join unnest(m.parsed) as p
 -- case: pg-join-edge-by-minute
 select e.id as edge_id, p.id as pg_id from edge_logs as e join postgres_logs as p on timestamp_trunc(e.timestamp, minute) = timestamp_trunc(p.timestamp, minute)
@@ -29,3 +30,10 @@ select id, event_message, length(event_message) as l from postgres_logs where ev
 select id, metadata from postgres_logs
 -- case: pg-process-window-qualified
 select t.id, p.process_id, row_number() over (partition by p.process_id order by t.timestamp, t.id) as n from postgres_logs as t cross join unnest(t.metadata) as m cross join unnest(m.parsed) as p
+-- case: pg-timestamp-ambiguous-with-parsed-field
+-- expect: error
+select timestamp, p.error_severity from postgres_logs cross join unnest(metadata) as m cross join unnest(m.parsed) as p
+-- case: pg-parsed-field-unqualified
+select id, error_severity, process_id from postgres_logs cross join unnest(metadata) as m cross join unnest(m.parsed) as p
+-- case: pg-timestamp-qualified-and-alias-order
+select postgres_logs.timestamp, p.timestamp as parsed_at, id from postgres_logs cross join unnest(metadata) as m cross join unnest(m.parsed) as p order by timestamp, id

@@ -37,3 +37,5 @@ select regexp_contains('文件', r'^\p{Han}+$') as a, regexp_contains('ひらが
 -- case: regexp-unicode-script-unsupported
 -- expect: refused
 select regexp_contains('x', r'\p{Ogham}') as v
+-- case: regexp-replace-empty-after-match
+select regexp_replace('baaac', 'a*', '-') as a, regexp_replace('abc', 'x*', '-') as b, regexp_replace('a b', r'a|\b', '-') as c, regexp_replace('héllo', 'l*', r'<\0>') as d, regexp_replace('abc', '^', '>') as e, regexp_replace('abc', '$', '<') as f, regexp_replace('x/y/z', '[^/]+', 'n') as g

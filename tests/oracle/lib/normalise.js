@@ -89,7 +89,8 @@ function fromLqe(type, v) {
       // lqe renders a record as an array of one record.
       const obj = Array.isArray(v) && v.length === 1 ? v[0] : v;
       if (obj === null || typeof obj !== 'object') return { notAStruct: v };
-      return type.struct_type.field.map((f) => fromLqe(f.field_type, obj[f.field_name]));
+      // BigQuery renders every schema field (null, [] when REPEATED): a missing key differs.
+      return type.struct_type.field.map((f) => (f.field_name in obj ? fromLqe(f.field_type, obj[f.field_name]) : { missingField: f.field_name }));
     }
     default: return v;
   }

@@ -323,7 +323,8 @@ Value Emitter::EmitArrayCtor(const ast::ArrayCtor& ctor) {
   TypePtr elem = ctor.element_type;
   std::string list;
   for (const auto& e : ctor.elements) {
-    const Value v = EmitExpr(*e);
+    const bool renamed = e->Is<ast::StructCtor>() && elem && IsKind(elem, TypeKind::kRecord);
+    const Value v = renamed ? EmitStructCtor(e->As<ast::StructCtor>(), elem.get()) : EmitExpr(*e);
     if (!ctor.element_type) elem = CommonType(elem, v.type);
     list += (list.empty() ? "" : ", ") + v.sql;
   }
@@ -335,7 +336,8 @@ Value Emitter::EmitArrayCtor(const ast::ArrayCtor& ctor) {
   return Make(sql, Type::Array(elem));
 }
 
-Value Emitter::EmitStructCtor(const ast::StructCtor& ctor) {
+Value Emitter::EmitStructCtor(const ast::StructCtor& ctor, const Type* names_from) {
+  if (names_from && names_from->fields.size() != ctor.fields.size()) names_from = nullptr;
   std::vector<StructField> fields;
   std::string args;
   for (std::size_t i = 0; i < ctor.fields.size(); ++i) {
@@ -344,6 +346,8 @@ Value Emitter::EmitStructCtor(const ast::StructCtor& ctor) {
     std::string name;
     if (ctor.declared_type && i < ctor.declared_type->fields.size()) {
       name = ctor.declared_type->fields[i].name;
+    } else if (names_from) {
+      name = names_from->fields[i].name;
     } else if (f.alias) {
       name = f.alias->name;
     } else if (f.value->Is<ast::Path>()) {

@@ -135,7 +135,9 @@ class Emitter {
   Value EmitInterval(const ast::Interval& interval);
   Value EmitCall(const ast::Call& call);
   Value EmitArrayCtor(const ast::ArrayCtor& ctor);
-  Value EmitStructCtor(const ast::StructCtor& ctor);
+  // `names_from`: the record type of an array's earlier elements, whose field names every
+  // element of the array takes (BigQuery's common supertype keeps the first element's names).
+  Value EmitStructCtor(const ast::StructCtor& ctor, const Type* names_from = nullptr);
   Value EmitExists(const ast::Exists& exists);
   Value EmitScalarSubquery(const ast::ScalarSubquery& sub);
   // `written`: the base as the query spells it ("t.metadata"), for the UNNEST hint.

@@ -88,8 +88,11 @@ Value EmitSum(Emitter& e, const ast::Call& call) {
   NoIgnoreNulls(call);
   const Value x = e.EmitExpr(*call.args[0]);
   if (!IsNumber(x.type)) Fail(DiagCode::kType, call.args[0]->span, "SUM expects a number");
+  if (IsKind(x.type, K::kInt64)) {
+    // Raises the INT64 overflow for every group computed, as BigQuery does (migration 063).
+    return MakeValue(Agg(e, call, "bq.sum_int64", "(" + x.sql + ")::numeric"), K::kInt64);
+  }
   const std::string sql = Agg(e, call, "sum", x.sql);
-  if (IsKind(x.type, K::kInt64)) return MakeValue("(" + sql + ")::bigint", K::kInt64);
   return MakeValue(sql, IsKind(x.type, K::kNumeric) ? K::kNumeric : K::kFloat64);
 }
 

@@ -114,7 +114,7 @@ Value FromJson(const std::string& json_sql, const TypePtr& type, std::string pat
 
 Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
   for (const Scope* s = &scope; s; s = s->parent) {
-    // Tier 1: range variables. Tier 2: columns of rows. Tier 3: fields of UNNEST elements.
+    // Tier 1: range variables. Tier 2: columns and fields of UNNEST elements. Tier 3: extra.
     for (const auto& var : s->vars) {
       if (!var.name.empty() && names::EqualsIgnoreCase(var.name, name.name)) {
         return {&var, {}, true};
@@ -137,30 +137,34 @@ Lookup LookupName(const Scope& scope, const ast::Identifier& name) {
         }
       }
     }
+    // Tier 2: columns of rows and fields of UNNESTed records, one namespace as in BigQuery: a
+    // name that is both a column and a field of an UNNEST element is ambiguous.
     Lookup found;
+    std::string found_where;
+    auto take = [&](Value v, std::string where) {
+      if (found.found) {
+        std::string message = "column name \"";
+        message.append(name.name).append("\" is ambiguous: ").append(found_where);
+        message.append(" and ").append(where);
+        translator::Fail(DiagCode::kUnknownName, name.span, std::move(message),
+                         "Qualify it with a table or UNNEST alias.");
+      }
+      found = {nullptr, std::move(v), true};
+      found_where = std::move(where);
+    };
     for (const auto& var : s->vars) {
       for (const auto& c : var.columns) {
         if (!names::EqualsIgnoreCase(c.name, name.name)) continue;
-        if (found.found) {
-          translator::Fail(DiagCode::kUnknownName, name.span,
-                           "column name \"" + name.name + "\" is ambiguous",
-                           "Qualify it with a table alias.");
-        }
-        found = {nullptr, ColumnValue(var, c), true};
+        take(ColumnValue(var, c), var.name.empty() ? "a column" : "a column of " + var.name);
       }
     }
-    if (found.found) return found;
     for (const auto& var : s->vars) {
       if (!var.fields_visible || !var.value.type || !var.value.type->FindField(name.name)) continue;
-      if (found.found) {
-        translator::Fail(DiagCode::kUnknownName, name.span,
-                         "column name \"" + name.name + "\" is ambiguous",
-                         "Qualify it with the UNNEST alias.");
-      }
-      found = {nullptr, FieldOf(var.value, name), true};
+      take(FieldOf(var.value, name),
+           var.name.empty() ? "a field of an UNNEST element" : "a field of " + var.name);
     }
     if (found.found) return found;
-    // Tier 4: top-level keys kept in a row's `extra` column.
+    // Tier 3: top-level keys kept in a row's `extra` column.
     for (const auto& var : s->vars) {
       std::optional<Value> extra = ExtraColumnValue(var, name);
       if (!extra) continue;
