@@ -36,7 +36,7 @@ std::string ReadExpression(pqxx::work& tx, const std::string& path, const std::s
   if (parts.size() == 1) return tx.quote_name(path);
   std::string expr = tx.quote_name(parts[0]);
   for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
-    expr = "(" + expr + " -> " + tx.quote(parts[i]) + ")";
+    expr.insert(0, "(").append(" -> ").append(tx.quote(parts[i])).append(")");
   }
   expr = "(" + expr + " ->> " + tx.quote(parts.back()) + ")";
   if (type == "INT64") return "bq.json_int64(" + expr + ")";

@@ -158,8 +158,9 @@ std::vector<std::string> RunQuery(pqxx::work& tx, const Prepared& q,
   std::vector<std::string> rows;
   for (const auto& row : tx.exec_params(q.sql, pqxx::prepare::make_dynamic_params(bound))) {
     std::string line;
-    for (const auto& field : row)
+    for (const auto& field : row) {
       line += std::string(field.is_null() ? "NULL" : field.c_str()) + '|';
+    }
     rows.push_back(line);
   }
   return rows;

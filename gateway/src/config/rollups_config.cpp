@@ -13,7 +13,7 @@ schema::RollupDimension ParseDimension(const std::string& file, const YAML::Node
                                        Problems& problems) {
   if (node.IsScalar()) {
     // A bare field path names its column after its last segment.
-    const std::string field = node.Scalar();
+    const std::string& field = node.Scalar();
     return {field.substr(field.rfind('.') + 1), field};
   }
   CheckKeys(problems, file, node, "rollup dimension", {"name", "field"});
