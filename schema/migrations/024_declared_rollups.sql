@@ -15,6 +15,7 @@ CREATE TABLE logs.rollups (
 COMMENT ON TABLE logs.rollups IS
   'Declared rollups (lqe migrate --config): each is the table logs.rollup_<name>, maintained by '
   'the trigger logs.rollup_<name>_add on logs.<source> in the inserting transaction.';
+COMMENT ON COLUMN logs.rollups.name IS 'The declared name; the table is logs.rollup_<name>.';
 COMMENT ON COLUMN logs.rollups.source IS 'The log table it aggregates.';
 COMMENT ON COLUMN logs.rollups.bucket IS 'second, minute, hour or day (UTC).';
 COMMENT ON COLUMN logs.rollups.checksum IS 'SHA-256 of definition; a different one is rebuilt.';

@@ -158,6 +158,24 @@ Column MeasureColumn(pqxx::work& tx, const RollupDef& def, const RollupMeasure& 
   Refuse(def, what + ": unknown aggregate");
 }
 
+// The column's description, for \d+ in psql.
+std::string Describe(const RollupMeasure& m) {
+  switch (m.agg) {
+    case RollupAgg::kCount:
+      return "Events in the bucket.";
+    case RollupAgg::kCountIf:
+      return "Events in the bucket where " + m.where.field + " " + m.where.op +
+             (m.where.value.empty() ? "" : " " + m.where.value) + ".";
+    case RollupAgg::kSum:
+      return "Sum of " + m.field + " (NULL when no event has one).";
+    case RollupAgg::kMin:
+      return "Smallest " + m.field + ".";
+    case RollupAgg::kMax:
+      return "Largest " + m.field + ".";
+  }
+  return "";
+}
+
 std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
@@ -178,12 +196,19 @@ RollupSql GenerateRollupSql(pqxx::work& tx, const RollupDef& def) {
   std::vector<std::string> selects = {bucket};
   std::vector<std::string> merges;
   std::vector<std::string> catalogue = {"('timestamp', 'TIMESTAMP')"};
+  std::string comments = "COMMENT ON COLUMN " + table + ".\"timestamp\" IS " +
+                         tx.quote("Start of the UTC " + def.bucket + ".") + ";\n";
+  auto comment = [&](const std::string& column, const std::string& text) {
+    comments += "COMMENT ON COLUMN " + table + "." + tx.quote_name(column) + " IS " +
+                tx.quote(text) + ";\n";
+  };
   for (const RollupDimension& d : def.dimensions) {
     const Field f = ResolveField(tx, def, "dimension " + d.name, d.field);
     definitions.push_back(tx.quote_name(d.name) + " " + PgType(f.type));
     keys.push_back(tx.quote_name(d.name));
     selects.push_back(f.read);
     catalogue.push_back("(" + tx.quote(d.name) + ", " + tx.quote(f.type) + ")");
+    comment(d.name, "Dimension: " + d.field + " of logs." + def.source + ".");
   }
   std::vector<std::string> group_by;
   for (std::size_t i = 1; i <= keys.size(); ++i) group_by.push_back(std::to_string(i));
@@ -193,6 +218,7 @@ RollupSql GenerateRollupSql(pqxx::work& tx, const RollupDef& def) {
     selects.push_back(c.aggregate);
     merges.push_back(c.merge);
     catalogue.push_back("(" + tx.quote(c.name) + ", " + tx.quote(c.bq_type) + ")");
+    comment(c.name, Describe(m));
   }
   const std::string aggregate =
       "SELECT " + Join(selects, ", ") + " FROM %s GROUP BY " + Join(group_by, ", ");
@@ -207,7 +233,7 @@ RollupSql GenerateRollupSql(pqxx::work& tx, const RollupDef& def) {
                Join(keys, ", ") + ") NULLS NOT DISTINCT;\n" + "COMMENT ON TABLE " + table + " IS " +
                tx.quote("Declared rollup " + def.name + " of logs." + def.source + " per UTC " +
                         def.bucket + " (lqe migrate --config); see logs.rollups.") +
-               ";\n";
+               ";\n" + comments;
   sql.function = "CREATE FUNCTION logs." + tx.quote_name(sql.table + "_add") +
                  "() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
                  "SET search_path = pg_catalog, pg_temp AS $fn$\nBEGIN\n"

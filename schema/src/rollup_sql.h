@@ -15,7 +15,9 @@ struct RollupSql {
   std::string trigger;    // the statement trigger on logs.<source>
   std::string backfill;   // inserts the aggregate of every stored row
   std::string catalogue;  // inserts the table's columns into logs.field_catalogue
-  std::string Definition() const { return create + function + trigger + backfill + catalogue; }
+  std::string Definition() const {
+    return create + function + trigger + backfill + ";\n" + catalogue + ";\n";
+  }
 };
 
 // Types every field from logs.field_catalogue and reads it as the translator does. Throws

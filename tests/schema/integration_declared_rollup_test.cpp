@@ -118,7 +118,15 @@ TEST_F(DeclaredRollupTest, MigrateCreatesBackfillsAndReRunsChangeNothing) {
                      "FROM logs.rollups WHERE name = 'edge_status'")[0]
                 .as<bool>(),
             true);
-  // Visible with psql and to the gateway role, catalogued for the translator.
+  // Described for \d+, visible to the gateway role, catalogued for the translator.
+  EXPECT_EQ(tx.exec1("SELECT string_agg(a.attname || ': ' || col_description(a.attrelid, "
+                     "a.attnum), '; ' ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = "
+                     "'logs.rollup_edge_status'::regclass AND a.attnum > 0")[0]
+                .as<std::string>(),
+            "timestamp: Start of the UTC minute.; project: Dimension: project of logs.edge.; "
+            "method: Dimension: metadata.request.method of logs.edge.; requests: Events in the "
+            "bucket.; server_errors: Events in the bucket where metadata.response.status_code >= "
+            "500.; max_origin_time: Largest metadata.response.origin_time.");
   EXPECT_EQ(tx.exec_params1("SELECT has_table_privilege($1, 'logs.rollup_edge_status', 'SELECT')",
                             "lqe_gateway_" + db->name())[0]
                 .as<bool>(),
