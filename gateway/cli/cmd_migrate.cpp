@@ -5,10 +5,32 @@
 #include <pqxx/pqxx>
 
 #include "commands.h"
+#include "lqe/gateway/config.h"
 #include "lqe/schema/migrate.h"
+#include "lqe/schema/rollups.h"
 #include "lqe/schema/shards.h"
 
 namespace lqe::cli {
+namespace {
+
+std::vector<schema::RollupDef> RollupsFromConfig(const std::string& config_path) {
+  auto loaded = gateway::LoadConfig(config_path);
+  if (auto* errors = std::get_if<gateway::ConfigErrors>(&loaded)) {
+    throw std::runtime_error(errors->ToString());
+  }
+  return std::get<gateway::Config>(loaded).rollups;
+}
+
+void PrintRollups(const schema::RollupReport& report) {
+  for (const auto& name : report.created) std::cout << "rollup created " << name << "\n";
+  for (const auto& name : report.rebuilt) std::cout << "rollup rebuilt " << name << "\n";
+  for (const auto& name : report.dropped) std::cout << "rollup dropped " << name << "\n";
+  std::cout << "rollups: " << report.created.size() << " created, " << report.rebuilt.size()
+            << " rebuilt, " << report.unchanged.size() << " unchanged, " << report.dropped.size()
+            << " dropped\n";
+}
+
+}  // namespace
 
 void RegisterMigrate(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand(
@@ -30,7 +52,9 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
   cmd->add_option("--gateway-password", flags->gateway_password,
                   "Set the password of the gateway role");
   cmd->add_option("--config", flags->config,
-                  "Gateway config whose shards: are applied (foreign servers, partitions moved)");
+                  "Gateway config whose shards: and rollups: are applied (foreign servers, "
+                  "partitions moved; rollups created, rebuilt, backfilled, or dropped when no "
+                  "longer declared)");
   cmd->add_option(
       "--ingest-role", flags->ingest_role,
       "The login role HTTP ingest writes as (ingest.dsn; default lqe_ingest_<database>)");
@@ -39,7 +63,11 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
   cmd->callback([flags, cmd, exit_code] {
     try {
       schema::ShardPlan plan;
-      if (!flags->config.empty()) plan = ShardPlanFromConfig(flags->config);
+      std::vector<schema::RollupDef> rollups;
+      if (!flags->config.empty()) {
+        plan = ShardPlanFromConfig(flags->config);
+        rollups = RollupsFromConfig(flags->config);
+      }
       pqxx::connection conn(flags->dsn);
       schema::MigrateOptions options;
       if (cmd->count("--gateway-role") > 0) options.gateway_role = flags->gateway_role;
@@ -53,6 +81,9 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
                 << "; partitions created: " << report.partitions_created.size()
                 << "; gateway role: " << report.gateway_role
                 << "; ingest role: " << report.ingest_role << "\n";
+      if (!flags->config.empty()) {
+        PrintRollups(schema::ApplyRollups(conn, rollups, report.gateway_role));
+      }
       if (!plan.nodes.empty()) {
         const auto shards = schema::ApplyShards(conn, plan);
         for (const auto& moved : shards.moved) std::cout << "moved " << moved << "\n";

@@ -17,6 +17,7 @@ std::shared_ptr<EndpointDef> ParseEndpoint(Problems& problems, const std::string
 void ParseIngest(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void ParseSources(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void CheckIngestKeys(Problems& problems, const std::string& file, int line, const Config& c);
+void ParseRollups(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 }  // namespace config
 
 using config::CheckKeys;
@@ -226,7 +227,7 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
   CheckKeys(problems, file, root, "the config",
             {"listen", "io_threads", "worker_threads", "database", "catalogue_file",
              "cache_max_bytes", "http", "log_level", "access_log", "api_keys", "endpoints_dir",
-             "endpoints", "shards", "ingest", "sources"});
+             "endpoints", "shards", "ingest", "sources", "rollups"});
   auto read = [&](auto&& part) { problems.Collect(file, part); };
   if (root["listen"]) read([&] { ParseListen(file, root["listen"], c); });
   if (root["io_threads"]) {
@@ -282,6 +283,7 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
   }
   if (root["ingest"]) read([&] { config::ParseIngest(problems, file, root["ingest"], c); });
   if (root["sources"]) read([&] { config::ParseSources(problems, file, root["sources"], c); });
+  if (root["rollups"]) read([&] { config::ParseRollups(problems, file, root["rollups"], c); });
   if (root["endpoints_dir"]) {
     read([&] { LoadEndpointsDir(problems, file, root["endpoints_dir"], c); });
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lqe/catalog.h"
+#include "lqe/schema/rollups.h"
 #include "lqe/translate.h"
 
 namespace lqe::gateway {
@@ -131,6 +132,8 @@ struct Config {
   std::vector<std::shared_ptr<EndpointDef>> endpoints;
   IngestConfig ingest;
   std::vector<IngestSource> sources = DefaultIngestSources();
+  // `rollups:`: aggregates `lqe migrate --config` keeps in logs.rollup_<name>.
+  std::vector<schema::RollupDef> rollups;
 };
 
 // One problem, where it is.
