@@ -23,7 +23,7 @@ void* RequestMemory::Counted::do_allocate(std::size_t n, std::size_t align) {
 }
 
 void RequestMemory::Counted::do_deallocate(void* p, std::size_t n, std::size_t align) {
-  ::operator delete(p, n, std::align_val_t(align));
+  ::operator delete(p, std::align_val_t(align));
   bytes -= n;
 }
 
