@@ -10,7 +10,8 @@
 # of one throwaway PostgreSQL 15 cluster. Prints a table with the ratios to the floor.
 # Usage: bench/ingest/run.sh [COUNT]   (default 100000 edge events, ~3 minutes in all)
 #   LQE_BIN: the binary (default build/lqe); LQE_BENCH_SOURCE: the source (default edge);
-#   LQE_BENCH_P99_SECONDS: length of the fixed-rate phase (default 10).
+#   LQE_BENCH_P99_SECONDS: length of the fixed-rate phase (default 10);
+#   LQE_BENCH_QUEUE_MAX_BYTES: the gateway's ingest.queue_max_bytes (default: lqe's default).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -104,6 +105,7 @@ database:
 catalogue_file: $ROOT/schema/catalogue_seed.tsv
 endpoints_dir: $ROOT/sql
 access_log: false
+${LQE_BENCH_QUEUE_MAX_BYTES:+ingest: {queue_max_bytes: $LQE_BENCH_QUEUE_MAX_BYTES\}}
 api_keys:
   - {name: shipper, sha256_file: $TMP/key.sha256, endpoints: ["*"], ingest: ["*"]}
 YAML

@@ -40,6 +40,9 @@ void RegisterLoad(CLI::App& app, int* exit_code) {
   cmd->add_option("--batch-size", flags->options.batch_size,
                   "Events per COPY and transaction (default 10000)")
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--jobs", flags->options.jobs,
+                  "Batches written at once, each over its own connection (default 2)")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--max-event-bytes", flags->options.max_event_bytes,
                   "Reject lines longer than this many bytes (default 1048576)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));

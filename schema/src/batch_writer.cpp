@@ -1,6 +1,7 @@
 #include "batch_writer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 
 namespace lqe::schema {
@@ -12,6 +13,7 @@ bool LostARace(const PgError& e) {
 }
 // Each retry follows another loader's commit, so this bounds pathological contention only.
 constexpr int kMaxAttempts = 10;
+constexpr auto kLastSeenInterval = std::chrono::minutes(1);
 
 }  // namespace
 
@@ -100,8 +102,18 @@ void BatchWriter::WriteCatalogueChanges(const Batch& batch) {
         "ELSE field_catalogue.bq_type END",
         {source_, TextArrayLiteral(paths), TextArrayLiteral(types), TextArrayLiteral(modes)});
   }
-  if (!batch.seen_paths.empty()) {
-    std::vector<std::optional<std::string>> paths(batch.seen_paths.begin(), batch.seen_paths.end());
+  // last_seen is refreshed at most once a minute per path and writer: the UPDATE locks the
+  // catalogue rows until commit, so refreshing them in every batch would make concurrent writers
+  // of one source wait for each other's commit.
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<std::optional<std::string>> paths;
+  for (const auto& path : batch.seen_paths) {
+    auto [it, added] = refreshed_.try_emplace(path, now);
+    if (!added && now - it->second < kLastSeenInterval) continue;
+    it->second = now;
+    paths.emplace_back(path);
+  }
+  if (!paths.empty()) {
     conn_.Exec(
         "UPDATE logs.field_catalogue SET last_seen = now() "
         "WHERE source = $1 AND path = ANY($2::text[])",
@@ -133,32 +145,41 @@ void BatchWriter::WriteConflicts(const Batch& batch) {
 
 BatchWriter::Result BatchWriter::Write(Batch& batch) {
   EnsurePartitions(batch);
+  // First without looking for stored ids: when every row has its own timestamp, the unique
+  // index on (id, timestamp) finds exactly the rows the lookup would, and a batch none of whose
+  // events is stored yet (the usual case) then costs PostgreSQL no lookups. A unique violation
+  // (a retried batch, or a concurrent writer of the same events) rolls back and writes again,
+  // this time without the stored events.
+  bool check = std::any_of(batch.rows().begin(), batch.rows().end(),
+                           [](const Row& r) { return !r.given_ts; });
   for (int attempt = 1;; ++attempt) {
     try {
-      return WriteOnce(batch);
+      return WriteOnce(batch, check);
     } catch (const PgError& e) {
       if (!LostARace(e) || attempt == kMaxAttempts) throw;
+      check = true;
     }
   }
 }
 
-BatchWriter::Result BatchWriter::WriteOnce(Batch& batch) {
+BatchWriter::Result BatchWriter::WriteOnce(Batch& batch, bool check) {
   Result result;
   conn_.Exec("BEGIN");
   try {
-    const auto duplicate = FindDuplicates(batch);
+    const auto duplicate = check ? FindDuplicates(batch) : std::vector<bool>(batch.size(), false);
     WriteCatalogueChanges(batch);
     WriteConflicts(batch);
-    std::string data;
+    std::vector<std::string_view> lines;
+    lines.reserve(batch.size());
     for (std::size_t i = 0; i < batch.rows().size(); ++i) {
       if (duplicate[i]) continue;
-      data += batch.rows()[i].copy_line;
-      ++result.loaded;
+      lines.emplace_back(batch.rows()[i].copy_line);
     }
-    if (result.loaded > 0) {
+    result.loaded = static_cast<std::int64_t>(lines.size());
+    if (!lines.empty()) {
       conn_.CopyIn("COPY " + table_ +
                        " (id, \"timestamp\", event_message, project, metadata, extra) FROM STDIN",
-                   data);
+                   lines);
     }
     conn_.Exec("COMMIT");
   } catch (const PgError&) {

@@ -4,7 +4,9 @@
 // is rolled back and written again, when its duplicate check sees the other loader's rows.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,7 +29,8 @@ class BatchWriter {
 
  private:
   void EnsurePartitions(const Batch& batch);
-  Result WriteOnce(Batch& batch);
+  // check: look up stored ids first (else the unique index finds them).
+  Result WriteOnce(Batch& batch, bool check);
   std::vector<bool> FindDuplicates(Batch& batch);
   void WriteCatalogueChanges(const Batch& batch);
   void WriteConflicts(const Batch& batch);
@@ -36,6 +39,8 @@ class BatchWriter {
   std::string source_;
   std::string table_;
   std::set<std::int64_t> known_days_;
+  // When this writer last refreshed each catalogue path's last_seen.
+  std::map<std::string, std::chrono::steady_clock::time_point> refreshed_;
 };
 
 }  // namespace lqe::schema

@@ -1,24 +1,34 @@
 #include "lqe/schema/copy_row.h"
 
+#include <array>
+
 #include "lqe/schema/timestamp.h"
 
 namespace lqe::schema {
 
+namespace {
+
+// The bytes COPY text format needs escaped; every other byte is copied in runs.
+constexpr std::array<bool, 256> kNeedsEscape = [] {
+  std::array<bool, 256> table{};
+  for (unsigned char c : {'\\', '\t', '\n', '\r'}) table[c] = true;
+  return table;
+}();
+
+}  // namespace
+
 void AppendCopyEscaped(std::string_view value, std::string* out) {
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const char c = value[i];
-    const char* escape = c == '\\'   ? "\\\\"
-                         : c == '\t' ? "\\t"
-                         : c == '\n' ? "\\n"
-                         : c == '\r' ? "\\r"
-                                     : nullptr;
-    if (escape == nullptr) continue;
-    out->append(value.substr(start, i - start));
-    out->append(escape);
-    start = i + 1;
+  const char* run = value.data();
+  const char* const end = value.data() + value.size();
+  for (const char* p = run; p != end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (!kNeedsEscape[c]) continue;
+    out->append(run, p);
+    out->push_back('\\');
+    out->push_back(c == '\\' ? '\\' : c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+    run = p + 1;
   }
-  out->append(value.substr(start));
+  out->append(run, end);
 }
 
 namespace {

@@ -1,7 +1,7 @@
 #include "lqe/schema/ingest_writer.h"
 
 #include <atomic>
-#include <boost/json/serialize.hpp>
+#include <boost/json/serializer.hpp>
 
 #include "batch_writer.h"
 #include "load_batch.h"
@@ -45,6 +45,14 @@ std::vector<CatalogEntry> ReadCatalogue(PgConn& conn, const std::string& source)
 }
 
 const std::vector<TypeConflict> kNoConflicts;
+
+void Serialize(const boost::json::object& object, std::string* out) {
+  out->clear();
+  boost::json::serializer serializer;
+  serializer.reset(&object);
+  char chunk[16384];
+  while (!serializer.done()) out->append(serializer.read(chunk));
+}
 
 }  // namespace
 
@@ -95,8 +103,12 @@ bool IngestWriter::Stage(const FormedEvent& event, std::string* refusal, std::in
   row.id = event.id;
   row.given_ts = event.timestamp_given;
   row.ts = event.timestamp_micros;
-  AppendCopyRow(row.id, row.ts, event.event_message, event.project,
-                boost::json::serialize(event.metadata), boost::json::serialize(event.extra),
+  // Serialised into buffers kept across events: no allocation per event once they have grown.
+  Serialize(event.metadata, &metadata_text_);
+  Serialize(event.extra, &extra_text_);
+  row.copy_line.reserve(row.id.size() + metadata_text_.size() + extra_text_.size() +
+                        (event.event_message ? event.event_message->size() : 0) + 128);
+  AppendCopyRow(row.id, row.ts, event.event_message, event.project, metadata_text_, extra_text_,
                 &row.copy_line);
   if (!open_->Add(std::move(row))) ++staged_duplicates_;
   return true;

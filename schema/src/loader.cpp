@@ -1,6 +1,6 @@
-// The loader runs as a two-stage pipeline: this thread reads and checks lines and builds COPY
-// text, a writer thread sends the previous batch to PostgreSQL. Parsing then overlaps with the
-// server's work instead of waiting for it.
+// The loader runs as a pipeline: this thread reads and checks lines and builds COPY text, while
+// `jobs` writer threads, each over its own connection, send earlier batches to PostgreSQL.
+// Parsing then overlaps with the server's work, and the server works on two batches at once.
 #include "lqe/schema/loader.h"
 
 #include <atomic>
@@ -32,13 +32,19 @@ std::int64_t NowMicros() {
       .count();
 }
 
-// Hands sealed batches to the writer thread, one in flight while the next one fills.
+// Hands sealed batches to the writer threads: one waits while the others are written and the
+// next one fills.
 class WriterStage {
  public:
-  explicit WriterStage(IngestWriter& writer) : writer_(writer), thread_([this] { Run(); }) {}
+  // writers: one per thread (each has its own connection); the first may be the staging one.
+  explicit WriterStage(std::vector<IngestWriter*> writers) : writers_(std::move(writers)) {
+    for (IngestWriter* writer : writers_) threads_.emplace_back([this, writer] { Run(*writer); });
+  }
   ~WriterStage() { Finish(); }
+  WriterStage(const WriterStage&) = delete;
+  WriterStage& operator=(const WriterStage&) = delete;
 
-  // Blocks while the previous batch is still queued. False once the writer has failed.
+  // Blocks while the previous batch is still queued. False once a writer has failed.
   bool Push(SealedBatch batch) {
     std::unique_lock lock(mutex_);
     cv_.wait(lock, [this] { return !queued_ || failure_; });
@@ -47,43 +53,49 @@ class WriterStage {
     cv_.notify_all();
     return true;
   }
-  // Waits for the writer to drain; rethrows its failure.
+  // Waits for the writers to drain.
   void Finish() {
     {
       std::lock_guard lock(mutex_);
       done_ = true;
       cv_.notify_all();
     }
-    if (thread_.joinable()) thread_.join();
+    for (auto& thread : threads_) {
+      if (thread.joinable()) thread.join();
+    }
   }
   std::exception_ptr Failure() const { return failure_; }
   WriteCounts Totals() const { return totals_; }
 
  private:
-  void Run() {
+  void Run(IngestWriter& writer) {
     while (true) {
       std::optional<SealedBatch> batch;
       {
         std::unique_lock lock(mutex_);
-        cv_.wait(lock, [this] { return queued_ || done_; });
-        if (!queued_) return;
+        cv_.wait(lock, [this] { return queued_ || done_ || failure_; });
+        if (!queued_ || failure_) return;
         batch = std::move(queued_);
         queued_.reset();
         cv_.notify_all();
       }
       try {
-        Write(*batch);
+        Write(writer, *batch);
       } catch (...) {
+        // Of batches failing at once, the first in the file is reported (as with one writer).
         std::lock_guard lock(mutex_);
-        failure_ = std::current_exception();
+        if (!failure_ || batch->FirstLine() < failure_line_) {
+          failure_ = std::current_exception();
+          failure_line_ = batch->FirstLine();
+        }
         cv_.notify_all();
         return;
       }
     }
   }
-  void Write(SealedBatch& batch) {
+  void Write(IngestWriter& writer, SealedBatch& batch) {
     try {
-      const auto result = writer_.Write(batch);
+      const auto result = writer.Write(batch);
       std::lock_guard lock(mutex_);
       totals_.loaded += result.loaded;
       totals_.duplicates += result.duplicates;
@@ -94,14 +106,15 @@ class WriterStage {
     }
   }
 
-  IngestWriter& writer_;
+  std::vector<IngestWriter*> writers_;
   std::mutex mutex_;
   std::condition_variable cv_;
   std::optional<SealedBatch> queued_;
   bool done_ = false;
   std::exception_ptr failure_;
+  std::int64_t failure_line_ = 0;
   WriteCounts totals_;
-  std::thread thread_;  // last: starts after the members it uses exist
+  std::vector<std::thread> threads_;  // last: they start after the members they use exist
 };
 
 class Loader {
@@ -112,6 +125,9 @@ class Loader {
     // An event without an id gets one from its line (text and number): loading the same file
     // again finds every event stored already (delivery_ids.h).
     form_.new_id = [this] { return DeliveryIds(options_.source, line_).At(line_no_); };
+    for (int i = 1; i < options.jobs; ++i) {
+      extra_writers_.push_back(std::make_unique<IngestWriter>(options.dsn, options.source));
+    }
   }
 
   // Reads every line, then waits for the writer. Throws LoadError on a database failure.
@@ -130,6 +146,8 @@ class Loader {
   std::ostream& errors_;
   LoadStats* stats_;
   IngestWriter writer_;
+  // The other writer threads' connections (the first thread writes over writer_'s).
+  std::vector<std::unique_ptr<IngestWriter>> extra_writers_;
   std::string_view line_;     // the line being formed
   std::int64_t line_no_ = 0;  // and its number
   EventFormOptions form_;
@@ -166,7 +184,9 @@ bool Loader::Seal(WriterStage& stage) {
 }
 
 void Loader::Run(std::istream& in) {
-  WriterStage stage(writer_);
+  std::vector<IngestWriter*> writers = {&writer_};
+  for (auto& w : extra_writers_) writers.push_back(w.get());
+  WriterStage stage(std::move(writers));
   std::string line;
   std::int64_t line_no = 0;
   bool writing = true;

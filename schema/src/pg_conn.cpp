@@ -49,15 +49,25 @@ PgResult PgConn::Exec(const std::string& sql,
   return result;
 }
 
-void PgConn::CopyIn(const std::string& copy_sql, std::string_view data) {
+void PgConn::CopyIn(const std::string& copy_sql, const std::vector<std::string_view>& pieces) {
   PgResult start(PQexec(conn_, copy_sql.c_str()));
   if (PQresultStatus(start.get()) != PGRES_COPY_IN) {
     throw PgError(Trimmed(PQresultErrorMessage(start.get())), SqlState(start.get()));
   }
-  for (std::size_t pos = 0; pos < data.size(); pos += kCopyChunk) {
-    const std::size_t n = std::min(kCopyChunk, data.size() - pos);
-    if (PQputCopyData(conn_, data.data() + pos, static_cast<int>(n)) != 1) Throw("COPY failed");
+  // Gathered into chunks of about kCopyChunk: one send per piece would be a system call per row.
+  std::string chunk;
+  chunk.reserve(kCopyChunk);
+  auto put = [&] {
+    if (PQputCopyData(conn_, chunk.data(), static_cast<int>(chunk.size())) != 1) {
+      Throw("COPY failed");
+    }
+    chunk.clear();
+  };
+  for (std::string_view piece : pieces) {
+    chunk.append(piece);
+    if (chunk.size() >= kCopyChunk) put();
   }
+  if (!chunk.empty()) put();
   if (PQputCopyEnd(conn_, nullptr) != 1) Throw("COPY failed");
   // Drain every result; the first failure wins.
   std::string failure;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -46,8 +47,8 @@ class PgConn {
 
   // Runs a statement; throws PgError with the server's message on failure.
   PgResult Exec(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
-  // COPY ... FROM STDIN with `data` (text format, complete lines).
-  void CopyIn(const std::string& copy_sql, std::string_view data);
+  // COPY ... FROM STDIN with the concatenation of `pieces` (text format, complete lines).
+  void CopyIn(const std::string& copy_sql, const std::vector<std::string_view>& pieces);
 
  private:
   [[noreturn]] void Throw(const std::string& what);

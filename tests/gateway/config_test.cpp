@@ -180,6 +180,7 @@ TEST(ConfigTest, DefaultsWhenKeysAreAbsent) {
   // HTTP ingest: the writer DSN falls back to database.dsn; Vector's 10 MB batches fit.
   EXPECT_EQ(c.ingest.dsn, "");
   EXPECT_EQ(c.ingest.pool_size, 2);
+  EXPECT_EQ(c.ingest.writers_per_table, 2);
   EXPECT_EQ(c.ingest.max_body_bytes, 16u << 20);
   EXPECT_EQ(c.ingest.max_decompressed_bytes, 128u << 20);
   EXPECT_EQ(c.ingest.queue_max_events, 200000u);
@@ -198,8 +199,9 @@ TEST(ConfigTest, IngestSectionSourcesAndKeyPermissions) {
   TempDir dir;
   ConfigResult result = LoadConfig(dir.Write(
       "gw.yaml",
-      "database:\n  dsn: host=q\ningest:\n  dsn: host=w\n  pool_size: 3\n  max_body_bytes: 2048\n"
-      "  max_decompressed_bytes: 4096\n  queue_max_events: 5\n  queue_max_bytes: 8192\n"
+      "database:\n  dsn: host=q\ningest:\n  dsn: host=w\n  pool_size: 3\n  writers_per_table: 1\n"
+      "  max_body_bytes: 2048\n  max_decompressed_bytes: 4096\n  queue_max_events: 5\n  "
+      "queue_max_bytes: 8192\n"
       "  batch_max_events: 7\n  retry_after_seconds: 9\nsources:\n"
       "  - {name: My.Source, id: 3F1F0C33-8A4B-4C1D-9E2F-0A1B2C3D4E5F, table: edge}\n"
       "api_keys:\n  - {name: a, sha256: " +
@@ -214,6 +216,7 @@ TEST(ConfigTest, IngestSectionSourcesAndKeyPermissions) {
   const Config& c = std::get<Config>(result);
   EXPECT_EQ(c.ingest.dsn, "host=w");
   EXPECT_EQ(c.ingest.pool_size, 3);
+  EXPECT_EQ(c.ingest.writers_per_table, 1);
   EXPECT_EQ(c.ingest.max_body_bytes, 2048u);
   EXPECT_EQ(c.ingest.max_decompressed_bytes, 4096u);
   EXPECT_EQ(c.ingest.queue_max_events, 5u);

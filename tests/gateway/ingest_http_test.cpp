@@ -371,6 +371,50 @@ TEST_F(IngestHttpTest, RetriedAndConcurrentBatchesWithIdsAreStoredOnce) {
   EXPECT_NE(metrics.find("lqe_ingest_events_duplicate_total 400\n"), std::string::npos) << metrics;
 }
 
+// Two writers of one table take the same batch at once: both check for stored ids before either
+// commits, so the unique index on (id, timestamp) must make the later one write again without
+// the events the first committed.
+TEST_F(IngestHttpTest, TwoWritersOfOneTableStoreTheSameIdsOnce) {
+  Start("  writers_per_table: 2\n");
+  std::string batch = "[";
+  for (int i = 0; i < 40; ++i) {
+    batch += std::string(i ? "," : "") + R"({"message":"w","id":"w)" + std::to_string(i) +
+             R"(","timestamp":")" + NowIso(-i) + R"("})";
+  }
+  batch += "]";
+  const std::string target = "/api/logs?source_name=cloudflare.logs.prod";
+  // Hold the table until both writers wait on it, each with one copy of the batch (the second
+  // is sent once the first waits, so the two cannot be grouped into one commit).
+  pqxx::connection blocker(db_.dsn());
+  pqxx::work lock(blocker);
+  lock.exec("LOCK TABLE logs.edge IN ACCESS EXCLUSIVE MODE");
+  const std::string waiting = "SELECT count(*) FROM pg_stat_activity WHERE usename = 'lqe_ingest_" +
+                              db_.name() + "' AND wait_event_type = 'Lock'";
+  std::vector<std::future<HttpResult>> posts;
+  for (const char* writers_waiting : {"1", "2"}) {
+    posts.push_back(std::async(std::launch::async, [&] { return Post(target, batch); }));
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (One(waiting) != writers_waiting) {
+      if (std::chrono::steady_clock::now() > give_up) {
+        lock.abort();  // lets the posts finish before the test ends
+        FAIL() << "never saw " << writers_waiting << " writers wait on the table";
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  lock.abort();
+  for (auto& p : posts) {
+    const HttpResult r = p.get();
+    EXPECT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.body, kLogged);
+  }
+  EXPECT_EQ(Count("edge", "id LIKE 'w%'"), 40);
+  const std::string metrics = MetricsText();
+  EXPECT_NE(metrics.find("lqe_ingest_events_accepted_total 40\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("lqe_ingest_events_duplicate_total 40\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("lqe_ingest_batches_total 2\n"), std::string::npos) << metrics;
+}
+
 TEST_F(IngestHttpTest, FullQueueAnswers429WithRetryAfter) {
   Start("  queue_max_events: 2\n");
   // Hold the auth table so the first batch waits in the writer, counted in the queue.

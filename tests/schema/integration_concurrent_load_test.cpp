@@ -80,6 +80,27 @@ TEST_F(ConcurrentLoadTest, TwoLoadsOfOneFileStoreEachEventOnce) {
   EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge"), std::to_string(kEvents));
 }
 
+// One load writing several batches at once: a file that holds every event twice, in batches
+// that the writers store concurrently, stores each once, and so does a re-run with other --jobs.
+TEST_F(ConcurrentLoadTest, ParallelBatchesOfOneLoadStoreEachEventOnce) {
+  constexpr int kEvents = 2000;
+  const std::string events = Events(kEvents);
+  const std::string file = WriteTempFile(events + events);
+  for (const char* jobs : {"4", "2", "1"}) {
+    const auto result = RunLqe({"load", "--dsn", db_.dsn(), "--source", "edge", "--batch-size",
+                                "100", "--jobs", jobs, file});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.err, "");
+    const long stored = std::string(jobs) == "4" ? kEvents : 0;
+    EXPECT_EQ(LoadedAndSkipped(result.out), std::make_pair(stored, 2L * kEvents - stored))
+        << "--jobs " << jobs;
+    EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge"), std::to_string(kEvents));
+  }
+  const auto bad = RunLqe({"load", "--dsn", db_.dsn(), "--source", "edge", "--jobs", "0", file});
+  EXPECT_EQ(bad.exit_code, 105);
+  EXPECT_NE(bad.err.find("--jobs"), std::string::npos) << bad.err;
+}
+
 TEST_F(ConcurrentLoadTest, TheDatabaseRefusesASecondCopyOfAnEvent) {
   pqxx::connection conn(db_.dsn());
   pqxx::work tx(conn);

@@ -33,12 +33,16 @@ bool ValidTableName(const std::string& name) {
 
 void ParseIngest(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
   CheckKeys(problems, file, node, "ingest",
-            {"dsn", "pool_size", "max_body_bytes", "max_decompressed_bytes", "queue_max_events",
-             "queue_max_bytes", "batch_max_events", "retry_after_seconds"});
+            {"dsn", "pool_size", "writers_per_table", "max_body_bytes", "max_decompressed_bytes",
+             "queue_max_events", "queue_max_bytes", "batch_max_events", "retry_after_seconds"});
   IngestConfig& in = c.ingest;
   if (node["dsn"]) in.dsn = GetString(file, node["dsn"], "ingest.dsn");
   if (node["pool_size"]) {
     in.pool_size = static_cast<int>(GetInt(file, node["pool_size"], "ingest.pool_size", 1, 64));
+  }
+  if (node["writers_per_table"]) {
+    in.writers_per_table = static_cast<int>(
+        GetInt(file, node["writers_per_table"], "ingest.writers_per_table", 1, 64));
   }
   auto size = [&](const char* key, std::size_t* out, long long min, long long max) {
     if (node[key]) *out = static_cast<std::size_t>(GetInt(file, node[key], key, min, max));

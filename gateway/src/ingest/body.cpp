@@ -90,6 +90,7 @@ bool ParseBody(const Request& request, const BodyLimits& limits, ParsedBody* bod
   json::parse_options options;
   options.max_depth = 256;
   json::parser parser({}, options);
+  parser.reset(body->events.storage());
   json::error_code ec;
   const std::size_t used = parser.write(text.data(), text.size(), ec);
   if (ec) {

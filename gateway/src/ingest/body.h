@@ -17,6 +17,9 @@ struct BodyLimits {
 };
 
 struct ParsedBody {
+  // The events (and the whole parsed tree) live in `storage`.
+  explicit ParsedBody(const boost::json::storage_ptr& storage = {}) : events(storage) {}
+
   boost::json::array events;  // each element as posted (not necessarily an object)
   std::size_t bytes = 0;      // decoded body size
   // A single-object body's source_name/collection_name and source/collection keys (they stay in

@@ -4,6 +4,7 @@
 #include <future>
 
 #include "ingest/body.h"
+#include "ingest/request_memory.h"
 #include "lqe/ascii.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/schema/delivery_ids.h"
@@ -122,7 +123,9 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
                                              const std::function<std::int64_t()>& now_micros) {
   BodyLimits limits;
   limits.max_decompressed_bytes = state.config.ingest.max_decompressed_bytes;
-  ParsedBody body;
+  RequestMemory* memory = nullptr;
+  const json::storage_ptr storage = RequestMemory::Make(request.body.size(), &memory);
+  ParsedBody body(storage);
   BodyError error;
   if (!ParseBody(request, limits, &body, &error)) {
     return Error(error.status, error.message, error.reason);
@@ -145,7 +148,6 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
   options.new_id = [&delivery, &position] { return delivery.At(position); };
   IngestJob job;
   job.table = source->table;
-  job.bytes = body.bytes;
   job.events.reserve(body.events.size());
   for (std::size_t i = 0; i < body.events.size(); ++i) {
     position = i;
@@ -154,7 +156,7 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
       job.refusals.push_back("event " + std::to_string(i) + ": not a JSON object");
       continue;
     }
-    schema::FormedEvent event;
+    schema::FormedEvent event(storage);
     std::string refusal;
     if (!schema::FormEvent(std::move(element.get_object()), options, &event, &refusal)) {
       job.refusals.push_back("event " + std::to_string(i) + ": " + refusal);
@@ -162,6 +164,9 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
     }
     job.events.push_back(std::move(event));
   }
+  // What the queued job holds: the body as received (answered only after the write) and the
+  // arena of its parsed tree and formed events.
+  job.bytes = request.body.size() + memory->Bytes();
   // [] and {"batch":[]}: nothing to do. A batch whose events were all refused still goes
   // through the queue, so its refusals are counted like any other.
   if (job.events.empty() && job.refusals.empty()) {

@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "lqe/gateway/ingest.h"
@@ -8,10 +9,6 @@
 namespace lqe::gateway {
 
 struct IngestService::Writer {
-  std::mutex mutex;
-  std::condition_variable wake;
-  std::deque<IngestJob> queue;
-  bool stopping = false;
   // One writer (connection and learnt catalogue) per table, made on first use and dropped after
   // a failure so the next batch starts from what the database holds.
   std::map<std::string, std::unique_ptr<schema::IngestWriter>> tables;
@@ -30,18 +27,14 @@ IngestService::IngestService(const IngestConfig& config, std::string dsn)
 }
 
 IngestService::~IngestService() {
-  for (auto& w : writers_) {
-    std::lock_guard lock(w->mutex);
-    w->stopping = true;
-    w->wake.notify_all();
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    wake_.notify_all();
   }
   for (auto& w : writers_) {
     if (w->thread.joinable()) w->thread.join();
   }
-}
-
-IngestService::Writer& IngestService::WriterFor(const std::string& table) {
-  return *writers_[std::hash<std::string>{}(table) % writers_.size()];
 }
 
 bool IngestService::Submit(IngestJob job) {
@@ -58,35 +51,53 @@ bool IngestService::Submit(IngestJob job) {
   }
   queued_events_.fetch_add(events);
   queued_bytes_.fetch_add(bytes);
-  Writer& writer = WriterFor(job.table);
-  std::lock_guard lock(writer.mutex);
-  writer.queue.push_back(std::move(job));
-  writer.wake.notify_one();
+  std::lock_guard lock(mutex_);
+  queue_.push_back(std::move(job));
+  wake_.notify_one();
   return true;
+}
+
+std::vector<IngestJob> IngestService::TakeGroup() {
+  std::vector<IngestJob> group;
+  const int per_table = std::max(1, config_.writers_per_table);
+  auto first = std::find_if(queue_.begin(), queue_.end(),
+                            [&](const IngestJob& job) { return writing_[job.table] < per_table; });
+  if (first == queue_.end()) return group;
+  const std::string table = first->table;
+  std::size_t events = 0;
+  for (auto it = first; it != queue_.end();) {
+    if (it->table != table ||
+        (!group.empty() && events + it->events.size() > config_.batch_max_events)) {
+      ++it;
+      continue;
+    }
+    events += it->events.size();
+    group.push_back(std::move(*it));
+    it = queue_.erase(it);
+  }
+  ++writing_[table];
+  return group;
 }
 
 void IngestService::Run(Writer& writer) {
   for (;;) {
     std::vector<IngestJob> group;
     {
-      std::unique_lock lock(writer.mutex);
-      writer.wake.wait(lock, [&] { return writer.stopping || !writer.queue.empty(); });
-      if (writer.queue.empty()) return;  // stopping, and everything queued is written
-      // The oldest request, and the requests behind it for the same table while they fit.
-      std::string table = writer.queue.front().table;
-      std::size_t events = 0;
-      for (auto it = writer.queue.begin(); it != writer.queue.end();) {
-        if (it->table != table ||
-            (!group.empty() && events + it->events.size() > config_.batch_max_events)) {
-          ++it;
-          continue;
-        }
-        events += it->events.size();
-        group.push_back(std::move(*it));
-        it = writer.queue.erase(it);
-      }
+      std::unique_lock lock(mutex_);
+      // Another writer finishing a table (notify_all below) may free a slot for a queued job.
+      wake_.wait(lock, [&] {
+        if (!queue_.empty()) group = TakeGroup();
+        return !group.empty() || (stopping_ && queue_.empty());
+      });
+      if (group.empty()) return;  // stopping, and everything queued is written
     }
+    const std::string table = group.front().table;
     WriteGroup(writer, group);
+    {
+      std::lock_guard lock(mutex_);
+      --writing_[table];
+    }
+    wake_.notify_all();
   }
 }
 

@@ -71,8 +71,9 @@ struct IngestSource {
 std::vector<IngestSource> DefaultIngestSources();
 
 struct IngestConfig {
-  std::string dsn;    // a role that may write the log tables; empty: database.dsn
-  int pool_size = 2;  // writer connections, one group-commit writer thread each
+  std::string dsn;            // a role that may write the log tables; empty: database.dsn
+  int pool_size = 2;          // writer connections, one group-commit writer thread each
+  int writers_per_table = 2;  // of those, how many may write one table at once
   std::size_t max_body_bytes = 16u << 20;           // on the wire; Vector drops a batch on 413
   std::size_t max_decompressed_bytes = 128u << 20;  // after gzip/deflate
   std::size_t queue_max_events = 200000;            // over it: 429 + Retry-After

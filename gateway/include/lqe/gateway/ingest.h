@@ -2,8 +2,10 @@
 // own Postgres connections (never the query pool). A writer takes the oldest request and every
 // other queued request for the same table (up to batch_max_events) and writes them in one
 // transaction and one COPY: group commit, so throughput does not depend on client batch size.
-// A request is answered only after its transaction commits. Each table is written by one
-// thread, so concurrent batches for a table queue behind each other instead of racing.
+// A request is answered only after its transaction commits. Up to writers_per_table threads
+// write one table at once (each over its own connection): while one commits, the next takes what
+// queued meanwhile. Concurrent batches with the same ids are resolved by the unique index on
+// (id, timestamp): the later one is rolled back and written again without the stored events.
 #pragma once
 
 #include <atomic>
@@ -71,6 +73,9 @@ class IngestService {
  private:
   struct Writer;
   void Run(Writer& writer);
+  // Under mutex_: takes the oldest job whose table has a free writer slot, with the jobs queued
+  // behind it for the same table (up to batch_max_events). Empty when no table has one.
+  std::vector<IngestJob> TakeGroup();
   void WriteGroup(Writer& writer, std::vector<IngestJob>& group);
   // Stages and writes the jobs' events in one transaction, with each job's catalogue refusals
   // in *refusals. False when nothing was stored: *error says why, *data_refused whether the
@@ -78,13 +83,17 @@ class IngestService {
   bool WriteEvents(Writer& writer, const std::vector<IngestJob*>& jobs,
                    std::vector<std::vector<std::string>>* refusals, std::string* error,
                    bool* data_refused);
-  Writer& WriterFor(const std::string& table);
 
   IngestConfig config_;
   std::string dsn_;
   std::atomic<std::uint64_t> queued_events_{0};
   std::atomic<std::uint64_t> queued_bytes_{0};
   Counters counters_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<IngestJob> queue_;
+  std::map<std::string, int> writing_;  // table -> writers busy with it
+  bool stopping_ = false;
   std::vector<std::unique_ptr<Writer>> writers_;
 };
 

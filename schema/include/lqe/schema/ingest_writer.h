@@ -94,6 +94,8 @@ class IngestWriter {
   std::unique_ptr<BatchWriter> writer_;
   std::unique_ptr<Batch> open_;
   std::int64_t staged_duplicates_ = 0;
+  std::string metadata_text_;  // Stage's serialisation buffers
+  std::string extra_text_;
 };
 
 // Type conflicts committed in this process since it started (a counter for /metrics).

@@ -15,6 +15,9 @@ struct LoadOptions {
   std::string dsn;
   std::string source;              // "edge", ...
   std::size_t batch_size = 10000;  // events per COPY and transaction
+  // Batches written at once, each over its own connection. Concurrent batches that share ids
+  // are resolved by the unique index on (id, timestamp), as between concurrent loads.
+  int jobs = 2;
   // Longer lines are rejected unparsed: an oversized event would ride along in every listing.
   std::size_t max_event_bytes = 1 << 20;
   // Ingest time for events without a usable timestamp, and the reference for "more than 1 h in

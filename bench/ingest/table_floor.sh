@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Where PostgreSQL's time goes when lqe writes a log table: lqe's own rows, already formed (a
+# COPY TO of a loaded table), are copied back with 2 parallel connections and lz4 TOAST
+# compression into
+#   1. the one-column jsonb table of run.sh's floor (metadata only: the document's bulk),
+#   2. logs.<source> with everything lqe migrate puts on it (indexes, rollup trigger),
+#   3. logs.<source> without the rollup trigger,
+#   4. logs.<source> without the trigger and the secondary indexes (the unique index stays).
+# Phase 2 is the true floor of lqe's table on this machine: no client work at all.
+# Usage: bench/ingest/table_floor.sh [COUNT]   (default 100000 edge events)
+#   LQE_BIN: the binary (default build/lqe); LQE_BENCH_SOURCE: the source (default edge).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+source deploy/lib/pg-cluster.sh
+
+COUNT=${1:-100000}
+SOURCE=${LQE_BENCH_SOURCE:-edge}
+LQE=${LQE_BIN:-$ROOT/build/lqe}
+
+TMP=$(mktemp -d /tmp/lqe-table-floor.XXXXXX)
+chmod 755 "$TMP"
+cleanup() {
+  pg_cluster_stop "$TMP/pg"
+  rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+now() { date +%s.%N; }
+rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n / (b - a) }'; }
+
+pg_cluster_init "$TMP/pg" >/dev/null
+for attempt in 1 2 3; do
+  PORT=$(pg_free_port)
+  pg_cluster_start "$TMP/pg" "$PORT" >"$TMP/pg-start.log" 2>&1 && break
+  ((attempt < 3)) || { cat "$TMP/pg-start.log" >&2; exit 1; }
+done
+SUPER="postgresql://postgres@127.0.0.1:$PORT"
+fresh_db() {
+  psql "$SUPER/postgres" -qX -c "CREATE DATABASE $1"
+  "$LQE" migrate --dsn "$SUPER/$1" >/dev/null
+  [[ -f $TMP/days.sql ]] && psql "$SUPER/$1" -qX -f "$TMP/days.sql" >/dev/null
+  true
+}
+
+echo "table floor: $COUNT $SOURCE events; load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
+"$LQE" generate --source "$SOURCE" --count "$COUNT" --seed 1 >"$TMP/events.ndjson"
+fresh_db source
+"$LQE" load --dsn "$SUPER/source" --source "$SOURCE" "$TMP/events.ndjson" >/dev/null
+# The loaded days' partitions, made in every database before the timed COPYs.
+psql "$SUPER/source" -qAtX -c "SELECT DISTINCT format('SELECT logs.ensure_partition(%L, %L);',
+  '$SOURCE', (\"timestamp\" AT TIME ZONE 'UTC')::date) FROM logs.$SOURCE" >"$TMP/days.sql"
+COLUMNS='id, "timestamp", event_message, project, metadata, extra'
+psql "$SUPER/source" -qX -c "\\copy (SELECT $COLUMNS FROM logs.$SOURCE) TO '$TMP/rows.tsv'"
+psql "$SUPER/source" -qX -c "\\copy (SELECT metadata FROM logs.$SOURCE) TO '$TMP/docs.tsv'"
+split -n l/2 "$TMP/rows.tsv" "$TMP/rows."
+split -n l/2 "$TMP/docs.tsv" "$TMP/docs."
+
+# copy2 DB TABLE(COLUMNS) PREFIX: the two halves at once with lz4; prints events/s.
+copy2() {
+  local t0 t1
+  t0=$(now)
+  for half in "$TMP/$3".a?; do
+    PGOPTIONS="-c default_toast_compression=lz4" psql "$SUPER/$1" -qX -c \
+      "\\copy $2 FROM '$half'" &
+  done
+  wait
+  t1=$(now)
+  rate "$COUNT" "$t0" "$t1"
+}
+
+psql "$SUPER/postgres" -qX -c "CREATE DATABASE docs"
+psql "$SUPER/docs" -qX -c "CREATE TABLE docs (doc jsonb)"
+DOCS=$(copy2 docs "docs (doc)" docs)
+fresh_db migrated
+FULL=$(copy2 migrated "logs.$SOURCE ($COLUMNS)" rows)
+fresh_db notrigger
+psql "$SUPER/notrigger" -qX -c "ALTER TABLE logs.$SOURCE DISABLE TRIGGER USER"
+NOTRIGGER=$(copy2 notrigger "logs.$SOURCE ($COLUMNS)" rows)
+fresh_db bare
+psql "$SUPER/bare" -qX -c "ALTER TABLE logs.$SOURCE DISABLE TRIGGER USER"
+psql "$SUPER/bare" -qAtX -c "SELECT format('DROP INDEX logs.%I;', c.relname) FROM pg_index i
+  JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+  JOIN pg_namespace n ON n.oid = t.relnamespace
+  WHERE n.nspname = 'logs' AND t.relname = '$SOURCE' AND NOT i.indisunique" |
+  psql "$SUPER/bare" -qX
+BARE=$(copy2 bare "logs.$SOURCE ($COLUMNS)" rows)
+
+printf '%-64s %10s\n' "COPY of lqe's formed rows, 2 connections, lz4" "events/s"
+printf '%-64s %10s\n' "metadata documents only -> one jsonb column" "$DOCS"
+printf '%-64s %10s\n' "logs.$SOURCE as migrated (indexes, rollup trigger): lqe's floor" "$FULL"
+printf '%-64s %10s\n' "logs.$SOURCE without the rollup trigger" "$NOTRIGGER"
+printf '%-64s %10s\n' "logs.$SOURCE without trigger and secondary indexes" "$BARE"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,30 @@
+#include "ingest/request_memory.h"
+
+#include <algorithm>
+#include <new>
+
+namespace lqe::gateway::ingest {
+
+// The first block holds the whole body's tree for most requests (the tree is about as large as
+// the JSON text); later blocks grow geometrically.
+RequestMemory::RequestMemory(std::size_t expected_bytes, RequestMemory** self)
+    : arena_(std::max<std::size_t>(expected_bytes, 4096), boost::json::storage_ptr(&upstream_)) {
+  *self = this;
+}
+
+boost::json::storage_ptr RequestMemory::Make(std::size_t expected_bytes, RequestMemory** memory) {
+  return boost::json::make_shared_resource<RequestMemory>(expected_bytes, memory);
+}
+
+void* RequestMemory::Counted::do_allocate(std::size_t n, std::size_t align) {
+  void* p = ::operator new(n, std::align_val_t(align));
+  bytes += n;
+  return p;
+}
+
+void RequestMemory::Counted::do_deallocate(void* p, std::size_t n, std::size_t align) {
+  ::operator delete(p, std::align_val_t(align));
+  bytes -= n;
+}
+
+}  // namespace lqe::gateway::ingest

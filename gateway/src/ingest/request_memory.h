@@ -1,0 +1,47 @@
+// The memory of one ingest request's JSON (the parsed body and the events formed from it): one
+// arena, so parsing and forming allocate no node on its own and the whole request is freed at
+// once when it is answered, and its size is known, so the queue counts the bytes it really holds.
+#pragma once
+
+#include <boost/json/memory_resource.hpp>
+#include <boost/json/monotonic_resource.hpp>
+#include <boost/json/storage_ptr.hpp>
+#include <cstddef>
+
+namespace lqe::gateway::ingest {
+
+class RequestMemory final : public boost::json::memory_resource {
+ public:
+  // expected_bytes: the first block's size (the body's size is a good guess). *self is set to
+  // this object (make_shared_resource wraps it, so its storage_ptr does not point at it).
+  RequestMemory(std::size_t expected_bytes, RequestMemory** self);
+  // The bytes the arena took from the heap so far.
+  std::size_t Bytes() const { return upstream_.bytes; }
+
+  // A shared arena for one request; `*memory` stays valid as long as the storage (and every
+  // JSON value made with it) lives.
+  static boost::json::storage_ptr Make(std::size_t expected_bytes, RequestMemory** memory);
+
+ private:
+  // The heap, counted.
+  class Counted final : public boost::json::memory_resource {
+   public:
+    std::size_t bytes = 0;
+
+   private:
+    void* do_allocate(std::size_t n, std::size_t align) override;
+    void do_deallocate(void* p, std::size_t n, std::size_t align) override;
+    bool do_is_equal(const memory_resource& other) const noexcept override {
+      return this == &other;
+    }
+  };
+
+  void* do_allocate(std::size_t n, std::size_t align) override { return arena_.allocate(n, align); }
+  void do_deallocate(void* /*p*/, std::size_t /*n*/, std::size_t /*align*/) override {}
+  bool do_is_equal(const memory_resource& other) const noexcept override { return this == &other; }
+
+  Counted upstream_;  // first: the arena hands its blocks back to it
+  boost::json::monotonic_resource arena_;
+};
+
+}  // namespace lqe::gateway::ingest

@@ -1,0 +1,56 @@
+// One ingest request's arena: what the queue counts for a request is what its JSON really holds,
+// and values made in it stay valid as long as any of them lives.
+#include "ingest/request_memory.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <string>
+
+namespace lqe::gateway::ingest {
+namespace {
+
+namespace json = boost::json;
+
+std::string Events(int count) {
+  std::string text = "[";
+  for (int i = 0; i < count; ++i) {
+    text += std::string(i ? "," : "") + R"({"id":")" + std::to_string(i) +
+            R"(","metadata":{"request":{"url":"https://example.com/rest/v1/items?select=*",)" +
+            R"("headers":{"user_agent":"curl/8.0","x_forwarded_for":"203.0.113.7"}}}})";
+  }
+  return text + "]";
+}
+
+TEST(RequestMemoryTest, CountsTheBytesItsParsedTreeHolds) {
+  const std::string text = Events(200);
+  RequestMemory* memory = nullptr;
+  json::value tree = [&] {
+    const json::storage_ptr storage = RequestMemory::Make(text.size(), &memory);
+    EXPECT_EQ(memory->Bytes(), 0u) << "nothing is taken before the first value";
+    return json::parse(text, storage);
+  }();
+  ASSERT_NE(memory, nullptr);
+  // The tree outlives the storage_ptr it was made with: it shares the arena's ownership.
+  EXPECT_EQ(json::serialize(tree), text);
+  // The first block is the body's size; a tree of these events needs a few times more, taken in
+  // doubling blocks, so the count lies between the text's size and a small multiple of it.
+  EXPECT_GE(memory->Bytes(), text.size());
+  EXPECT_LE(memory->Bytes(), 8 * text.size());
+  const std::size_t before = memory->Bytes();
+  tree.as_array().clear();  // freeing values inside the arena gives nothing back until it dies
+  EXPECT_EQ(memory->Bytes(), before);
+}
+
+TEST(RequestMemoryTest, AnEmptyBodyStillGetsAUsableArena) {
+  RequestMemory* memory = nullptr;
+  const json::storage_ptr storage = RequestMemory::Make(0, &memory);
+  json::object object(storage);
+  object["k"] = "v";
+  EXPECT_EQ(json::serialize(object), R"({"k":"v"})");
+  EXPECT_GE(memory->Bytes(), 4096u);
+}
+
+}  // namespace
+}  // namespace lqe::gateway::ingest
