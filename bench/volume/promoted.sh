@@ -66,16 +66,24 @@ QUERY="select t.timestamp, t.id, m.path, m.status from \`logs.auth\` as t
   where t.project = '$PROJECT' and m.status >= 500 and regexp_contains(m.path, r'^/(token|verify)')
     and t.timestamp > timestamp_sub(current_timestamp(), interval 1 hour)
   order by t.timestamp desc limit 100"
+mkdir "$TMP/endpoints"
+echo "$QUERY" >"$TMP/endpoints/listing.sql"
+cat >"$TMP/endpoints/listing.yaml" <<EOF
+id: 0b0e7d4c-2f65-4c1a-9a51-5d0c8f1b2a10
+name: listing
+query_file: listing.sql
+max_rows: 1000
+EOF
 cat >"$TMP/gateway.yaml" <<EOF
 database:
   dsn: $DSN
 catalogue_file: $PWD/schema/catalogue_seed.tsv
-api_keys: []
-endpoints: []
+endpoints_dir: $TMP/endpoints
 EOF
-echo "$QUERY" >"$TMP/query.sql"
-"$LQE" translate --config "$TMP/gateway.yaml" "$TMP/query.sql" >"$TMP/lqe.sql"
-"$LQE" translate "$TMP/query.sql" >"$TMP/jsonb.sql"
+# The SQL of lqe translate's output, without its parameter and column sections.
+sql_only() { sed '/^-- params$/,$d'; }
+"$LQE" translate --config "$TMP/gateway.yaml" --endpoint listing | sql_only >"$TMP/lqe.sql"
+"$LQE" translate "$TMP/endpoints/listing.sql" | sql_only >"$TMP/jsonb.sql"
 cat >"$TMP/hand.sql" <<EOF
 SELECT "timestamp", id, p_path, p_status FROM logs.auth
  WHERE project = '$PROJECT' AND p_status >= 500 AND p_path ~ '^/(token|verify)'
