@@ -45,8 +45,9 @@ std::string TranslateWith(const Catalog& catalog, const std::string& bq_sql) {
 std::string Rows(pqxx::work& tx, const std::string& sql) {
   std::string out;
   for (const auto& row : tx.exec(sql)) {
-    for (const auto& field : row)
+    for (const auto& field : row) {
       out += (field.is_null() ? "NULL" : field.c_str()) + std::string("|");
+    }
     out += '\n';
   }
   return out;

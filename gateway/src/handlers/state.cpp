@@ -66,6 +66,7 @@ std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* er
     return nullptr;
   }
   std::vector<CatalogEntry> entries;
+  entries.reserve(merged.size());
   for (auto& [k, e] : merged) entries.push_back(e);
   std::string build_error;
   auto catalog = std::make_shared<Catalog>(Catalog::FromEntries(entries, &build_error));
