@@ -31,6 +31,12 @@ CREATE TABLE logs.promoted_backfill (
 );
 COMMENT ON TABLE logs.promoted_backfill IS
   'Partitions whose rows were filled for a promoted column (so a stopped backfill resumes).';
+COMMENT ON COLUMN logs.promoted_backfill.source IS 'Log source (table in schema logs).';
+COMMENT ON COLUMN logs.promoted_backfill.partition_name IS 'The filled partition of logs.<source>.';
+COMMENT ON COLUMN logs.promoted_backfill.column_name IS 'The promoted column that was filled.';
+COMMENT ON COLUMN logs.promoted_backfill.rows_updated IS
+  'Rows whose value differed from the read (0 for rows the trigger had filled already).';
+COMMENT ON COLUMN logs.promoted_backfill.done_at IS 'When the partition was filled.';
 
 -- The column holding metadata.<name>: p_ and the name folded to lower-case [a-z0-9_].
 CREATE FUNCTION logs.promoted_column_name(path text) RETURNS text
