@@ -76,6 +76,12 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
       if (cmd->count("--ingest-password") > 0) options.ingest_password = flags->ingest_password;
       const auto report = schema::Migrate(conn, options);
       for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
+      for (const auto& column : report.promoted_columns_added) {
+        std::cout << "promoted column " << column << "\n";
+      }
+      for (const auto& partition : report.partitions_backfilled) {
+        std::cout << "backfilled promoted columns of " << partition << "\n";
+      }
       std::cout << "migrations: " << report.applied.size() << " applied, " << report.already_applied
                 << " already applied; catalogue rows added: " << report.catalogue_rows_added
                 << "; partitions created: " << report.partitions_created.size()

@@ -83,16 +83,34 @@ int SeedCatalogue(pqxx::connection& conn) {
   return static_cast<int>(result.affected_rows());
 }
 
-// Indexes of the fields declared in logs.promoted_fields (migration 021) that have none yet;
-// nothing when a run applies only the migrations before 021.
-int CreatePromotedFieldIndexes(pqxx::connection& conn) {
-  pqxx::work tx(conn);
-  if (tx.exec1("SELECT to_regproc('logs.create_promoted_field_indexes') IS NULL")[0].as<bool>()) {
-    return 0;
+// Promoted fields (migrations 021, 023, 027): a typed column, its index and fill trigger for each
+// declared field that has none yet, then the rows stored before filled one partition per
+// transaction (a stopped run resumes where it was). Before 027 (a run applying only earlier
+// migrations): the expression indexes of 021.
+void PromoteFields(pqxx::connection& conn, MigrateReport& report) {
+  {
+    pqxx::work tx(conn);
+    if (tx.exec1("SELECT to_regproc('logs.promote_field_columns') IS NULL")[0].as<bool>()) {
+      if (!tx.exec1("SELECT to_regproc('logs.create_promoted_field_indexes') IS NULL")[0]
+               .as<bool>()) {
+        report.promoted_indexes_created =
+            static_cast<int>(tx.exec("SELECT logs.create_promoted_field_indexes()").size());
+      }
+      tx.commit();
+      return;
+    }
+    for (const auto& row : tx.exec("SELECT logs.promote_field_columns()")) {
+      report.promoted_columns_added.push_back(row[0].c_str());
+    }
+    tx.commit();
   }
-  const auto created = tx.exec("SELECT logs.create_promoted_field_indexes()");
-  tx.commit();
-  return static_cast<int>(created.size());
+  while (true) {
+    pqxx::work tx(conn);
+    const auto done = tx.exec1("SELECT logs.backfill_promoted_partition()");
+    tx.commit();
+    if (done[0].is_null()) return;
+    report.partitions_backfilled.push_back(done[0].c_str());
+  }
 }
 
 // The explicit role, else the recorded one, else lqe_gateway when 004 was applied by an earlier
@@ -197,9 +215,9 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
     ++report.already_applied;
   }
   report.catalogue_rows_added = SeedCatalogue(conn);
-  report.promoted_indexes_created = CreatePromotedFieldIndexes(conn);
   report.partitions_created =
       EnsurePartitionsAroundToday(conn, options.partition_days_back, options.partition_days_ahead);
+  PromoteFields(conn, report);
   report.gateway_role = ChooseGatewayRole(conn, options, legacy_setup);
   if (report.gateway_role.empty() || report.gateway_role.size() > kMaxNameBytes) {
     throw SchemaError("the gateway role name must be 1 to " + std::to_string(kMaxNameBytes) +

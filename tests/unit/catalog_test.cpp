@@ -36,6 +36,23 @@ TEST(CatalogTest, BuildsNestedRecordsFromPaths) {
   EXPECT_EQ(catalog.SourceNames(), (std::vector<std::string>{"edge", "realtime"}));
 }
 
+TEST(CatalogTest, KeepsPromotedColumnsOfScalarsDirectlyUnderMetadataOnly) {
+  std::string error;
+  std::vector<CatalogEntry> entries = {
+      {"auth", "metadata.Status", "INT64", "NULLABLE", "p_status"},
+      {"auth", "metadata.args", "STRING", "REPEATED", "p_args"},
+      {"auth", "metadata.auth_event", "RECORD", "NULLABLE", "p_auth_event"},
+      {"auth", "metadata.auth_event.action", "STRING", "NULLABLE", "p_auth_event_action"},
+      {"auth", "metadata.level", "STRING", "NULLABLE"},
+      {"auth", "event_message", "STRING", "NULLABLE", "p_event_message"},
+  };
+  const Catalog catalog = Catalog::FromEntries(entries, &error);
+  ASSERT_EQ(error, "");
+  const SourceSchema* auth = catalog.FindSource("auth");
+  ASSERT_NE(auth, nullptr);
+  EXPECT_EQ(auth->promoted, (PromotedColumns{{"status", "p_status"}}));
+}
+
 TEST(CatalogTest, RejectsUnknownTypeNamingTheRow) {
   std::string error;
   Catalog::FromEntries({{"edge", "metadata.x", "VARCHAR", "NULLABLE"}}, &error);

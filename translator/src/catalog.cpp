@@ -60,6 +60,7 @@ bool ValidType(std::string_view t) {
 
 Catalog Catalog::FromEntries(const std::vector<CatalogEntry>& entries, std::string* error) {
   std::map<std::string, std::unique_ptr<Node>> roots;  // per source
+  std::map<std::string, PromotedColumns> promoted;     // per source
   std::map<std::string, std::string> display_names;
   for (const auto& e : entries) {
     const std::string type = Lower(e.type) == "record" ? "RECORD" : [&] {
@@ -92,6 +93,12 @@ Catalog Catalog::FromEntries(const std::vector<CatalogEntry>& entries, std::stri
     }
     node->type = type;
     node->repeated = e.mode == "REPEATED";
+    // Only a scalar directly under metadata: it is read on the row (metadata holds one object).
+    const bool under_metadata =
+        Lower(e.path).starts_with("metadata.") && e.path.find('.', 9) == std::string::npos;
+    if (!e.column.empty() && under_metadata && type != "RECORD" && e.mode != "REPEATED") {
+      promoted[Lower(e.source)][Lower(e.path.substr(9))] = e.column;
+    }
   }
   Catalog catalog;
   for (const auto& [key, root] : roots) {
@@ -100,6 +107,7 @@ Catalog Catalog::FromEntries(const std::vector<CatalogEntry>& entries, std::stri
     s.pg_schema = "logs";
     s.pg_table = s.name;
     s.row = ToType(*root, 0);
+    s.promoted = std::move(promoted[key]);
     catalog.sources_.emplace(key, std::move(s));
   }
   if (error) error->clear();

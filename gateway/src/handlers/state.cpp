@@ -44,6 +44,17 @@ std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* er
                      row[3].is_null() ? "NULLABLE" : row[3].c_str()};
       merged[{e.source, e.path}] = e;
     }
+    // Backfilled promoted fields (migration 027) are read from their typed columns, when the
+    // column holds the type the catalogue has now (an INT64 later widened to FLOAT64 does not).
+    if (tx.exec1("SELECT to_regclass('logs.promoted_backfill') IS NOT NULL")[0].as<bool>()) {
+      for (const auto& row : tx.exec("SELECT source, path, bq_type, column_name "
+                                     "FROM logs.promoted_fields WHERE backfilled")) {
+        const auto it = merged.find({row[0].c_str(), row[1].c_str()});
+        if (it != merged.end() && it->second.type == row[2].c_str()) {
+          it->second.column = row[3].c_str();
+        }
+      }
+    }
     have_any = true;
   } catch (const std::exception& e) {
     std::string what = e.what();
@@ -55,6 +66,7 @@ std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* er
     return nullptr;
   }
   std::vector<CatalogEntry> entries;
+  entries.reserve(merged.size());
   for (auto& [k, e] : merged) entries.push_back(e);
   std::string build_error;
   auto catalog = std::make_shared<Catalog>(Catalog::FromEntries(entries, &build_error));

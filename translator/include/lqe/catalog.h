@@ -23,13 +23,20 @@ struct CatalogEntry {
   std::string path;
   std::string type;
   std::string mode = "NULLABLE";
+  // A promoted field's typed column on the source table (logs.promoted_fields.column_name), set
+  // only once it is backfilled: it then holds exactly the field's jsonb read, and queries read it.
+  std::string column = {};
 };
 
+// Field name directly under metadata (lower-case) -> the typed column holding it.
+using PromotedColumns = std::map<std::string, std::string, std::less<>>;
+
 struct SourceSchema {
-  std::string name;       // "edge"
-  std::string pg_schema;  // "logs"
-  std::string pg_table;   // "edge"
-  TypePtr row;            // RECORD of the top-level columns: id, timestamp, event_message, ...
+  std::string name;          // "edge"
+  std::string pg_schema;     // "logs"
+  std::string pg_table;      // "edge"
+  TypePtr row;               // RECORD of the top-level columns: id, timestamp, event_message, ...
+  PromotedColumns promoted;  // scalar fields of metadata read from a typed column instead
 };
 
 class Catalog {

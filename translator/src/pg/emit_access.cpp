@@ -28,9 +28,18 @@ std::optional<long long> LiteralIndex(const ast::Expr& e) {
 
 Value Emitter::EmitRowValue(const RangeVar& var) {
   std::vector<StructField> fields;
-  for (const auto& c : var.columns) fields.push_back({c.name, c.type});
+  // A log table's row is built from its catalogued columns: the table also has the typed
+  // columns of promoted fields (p_*), which are not part of the BigQuery row.
+  bool log_table = false;
+  std::string pairs;
+  for (const auto& c : var.columns) {
+    fields.push_back({c.name, c.type});
+    log_table = log_table || c.promoted != nullptr;
+    pairs += (pairs.empty() ? "" : ", ") + QuoteLiteral(c.name) + ", " + var.pg_alias + "." +
+             QuoteLabel(c.name);
+  }
   Value v;
-  v.sql = "to_jsonb(" + var.pg_alias + ")";
+  v.sql = log_table ? "jsonb_build_object(" + pairs + ")" : "to_jsonb(" + var.pg_alias + ")";
   v.type = Type::Record(std::move(fields));
   v.path = var.name;
   return v;
@@ -145,7 +154,7 @@ Value Emitter::EmitSubscript(const ast::Subscript& sub) {
                                      : index.sql;
   const std::string safe_sql = safe ? "true" : "false";
   if (!base.single_sql.empty() && literal && *literal == 0) {
-    return FromJson(base.single_sql, base.type->element, base.path);  // its one element
+    return SingleElement(base);  // its one element
   }
   if (IsKind(base.type, TypeKind::kRecord)) {
     if (literal && *literal == 0) return base;

@@ -36,11 +36,12 @@ std::vector<std::string> SplitDots(const std::string& name) {
 // A log table's columns. Its metadata column is a REPEATED record that always holds exactly one
 // object: the loader stores only an object there (a non-object metadata goes to extra), and the
 // column is NOT NULL DEFAULT '{}'.
-std::vector<Column> RowColumns(const Type& row) {
+std::vector<Column> RowColumns(const SourceSchema& source) {
   std::vector<Column> cols;
-  for (const auto& f : row.fields) {
+  for (const auto& f : source.row->fields) {
     const bool single = names::EqualsIgnoreCase(f.name, "metadata") && IsRepeatedRecord(f.type);
-    cols.push_back({f.name, f.type, IsKind(f.type, TypeKind::kArray) && !single, single});
+    cols.push_back({f.name, f.type, IsKind(f.type, TypeKind::kArray) && !single, single,
+                    single ? &source.promoted : nullptr});
   }
   return cols;
 }
@@ -102,7 +103,7 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
   } else if (parts.size() == 2 && names::EqualsIgnoreCase(parts[0], "logs")) {
     if (const SourceSchema* s = options_.catalog->FindSource(parts[1])) {
       table_sql = QuoteIdent(s->pg_schema) + "." + QuoteIdent(s->pg_table);
-      var.columns = RowColumns(*s->row);
+      var.columns = RowColumns(*s);
       source_rows_.push_back(s->row);
     }
   }
@@ -145,7 +146,7 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
   std::string offset_sql = "0";
   if (!array.single_sql.empty()) {
     // A REPEATED record that always holds one element: its one row, bound without a join.
-    var.value = FromJson(array.single_sql, array.type->element, array.path);
+    var.value = SingleElement(array);
   } else if (IsKind(array.type, TypeKind::kRecord)) {
     // A single JSON object (a STRUCT value): UNNEST gives its one row without a join.
     var.value = array;

@@ -1,5 +1,6 @@
 #include "pg/scope.h"
 
+#include "lqe/ascii.h"
 #include "names.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
@@ -76,6 +77,21 @@ Value ColumnValue(const RangeVar& var, const Column& c) {
     v.single_sql = v.sql;
     v.sql = "jsonb_build_array(" + v.single_sql + ")";
     v.json_array = true;
+    if (c.promoted && !c.promoted->empty()) {
+      v.promoted = c.promoted;
+      v.promoted_row = var.pg_alias;
+      v.promoted_sql = v.single_sql;
+    }
+  }
+  return v;
+}
+
+Value SingleElement(const Value& record) {
+  Value v = FromJson(record.single_sql, record.type->element, record.path);
+  if (record.promoted && v.sql == record.promoted_sql) {
+    v.promoted = record.promoted;
+    v.promoted_row = record.promoted_row;
+    v.promoted_sql = record.promoted_sql;
   }
   return v;
 }
@@ -94,6 +110,19 @@ Value FieldOf(const Value& record, const ast::Identifier& name) {
   }
   const std::string key = QuoteLiteral(f->name);
   const std::string path = record.path.empty() ? f->name : record.path + "." + f->name;
+  if (record.promoted && record.sql == record.promoted_sql && f->type &&
+      f->type->kind != TypeKind::kRecord && f->type->kind != TypeKind::kArray) {
+    // A promoted field: its column holds exactly the jsonb read below (filled on insert).
+    std::string lower(f->name);
+    for (char& c : lower) c = ascii::ToLower(c);
+    if (const auto it = record.promoted->find(lower); it != record.promoted->end()) {
+      Value v;
+      v.sql = record.promoted_row + "." + QuoteIdent(it->second);
+      v.type = f->type;
+      v.path = path;
+      return v;
+    }
+  }
   return TypedFromJson("(" + record.sql + " -> " + key + ")",
                        "(" + record.sql + " ->> " + key + ")", f->type, path);
 }

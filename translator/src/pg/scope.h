@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ast/node.h"
+#include "lqe/catalog.h"
 #include "lqe/types.h"
 
 namespace lqe::pg {
@@ -23,6 +24,11 @@ struct Value {
   // only an object there): that element's SQL. UNNEST then binds it without a join, so predicates
   // on its fields stay index-friendly; `sql` is the same value as a jsonb array.
   std::string single_sql;
+  // The metadata element of a log table's row: its promoted fields are read from typed columns
+  // (`promoted_row` is the row's qualifier) while `sql` is still exactly `promoted_sql`.
+  const PromotedColumns* promoted = nullptr;
+  std::string promoted_row = {};
+  std::string promoted_sql = {};
 };
 
 struct Column {
@@ -30,6 +36,7 @@ struct Column {
   TypePtr type;
   bool json_array = false;
   bool single_record = false;  // holds the one element of a REPEATED record (see single_sql)
+  const PromotedColumns* promoted = nullptr;  // a log table's metadata with promoted fields
 };
 
 // One FROM item visible by name.
@@ -59,6 +66,9 @@ Value FieldOf(const Value& record, const ast::Identifier& name);
 std::optional<Value> ExtraColumnValue(const RangeVar& var, const ast::Identifier& name);
 // A JSON value holding an element of `type` (from -> or jsonb_array_elements) as a typed Value.
 Value FromJson(const std::string& json_sql, const TypePtr& type, std::string path);
+// The one element of `record` (a single-record Value, see single_sql), keeping its promoted
+// columns.
+Value SingleElement(const Value& record);
 // A REPEATED record's JSON as stored (an object, an array of objects, or absent): `v.sql`
 // without the bq.json_records() that makes it an array, for bq.json_record_elements.
 std::string RecordJson(const Value& v);

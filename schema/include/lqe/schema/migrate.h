@@ -45,11 +45,13 @@ struct MigrateOptions {
 struct MigrateReport {
   std::vector<std::string> applied;  // names applied by this run
   int already_applied = 0;
-  int catalogue_rows_added = 0;                 // seed rows that were missing
-  int promoted_indexes_created = 0;             // indexes of logs.promoted_fields created
-  std::vector<std::string> partitions_created;  // e.g. "edge_p20261121"
-  std::string gateway_role;                     // the role configured for this database
-  std::string ingest_role;                      // the writer role configured for HTTP ingest
+  int catalogue_rows_added = 0;                     // seed rows that were missing
+  int promoted_indexes_created = 0;                 // expression indexes (before migration 027)
+  std::vector<std::string> promoted_columns_added;  // e.g. "auth.p_status"
+  std::vector<std::string> partitions_backfilled;   // partitions whose promoted columns were filled
+  std::vector<std::string> partitions_created;      // e.g. "edge_p20261121"
+  std::string gateway_role;                         // the role configured for this database
+  std::string ingest_role;                          // the writer role configured for HTTP ingest
 };
 
 // The default gateway role of a database: "lqe_gateway_<database>". Throws SchemaError when that
