@@ -142,11 +142,15 @@ std::vector<LocalDay> ColdLocalPartitions(pqxx::connection& conn, int hot_days) 
 }
 
 // The partition's columns as DDL (generated columns stay generated on the coordinator side).
+// Defaults are kept: a row routed to a foreign partition without a column is sent with the
+// foreign table's default, else with NULL.
 std::string ColumnsDdl(pqxx::work& tx, const std::string& partition, bool keep_generated) {
   auto rows = tx.exec_params(
       "SELECT quote_ident(a.attname) || ' ' || format_type(a.atttypid, a.atttypmod) || "
       "CASE WHEN a.attgenerated = 's' AND $2 THEN ' GENERATED ALWAYS AS (' || "
       "pg_get_expr(d.adbin, d.adrelid) || ') STORED' ELSE '' END || "
+      "CASE WHEN a.attgenerated = '' AND d.adbin IS NOT NULL THEN ' DEFAULT ' || "
+      "pg_get_expr(d.adbin, d.adrelid) ELSE '' END || "
       "CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END "
       "FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
       "WHERE a.attrelid = ('logs.' || quote_ident($1))::regclass AND a.attnum > 0 "
