@@ -2,26 +2,25 @@
 -- One CTE per log source, each restricted to one project and the optional time range and ordered
 -- newest first; sandboxed callers query these CTEs by name. The final selection reads edge_logs.
 -- Time bounds: an absent or empty parameter means unbounded; the start is exclusive, the end
--- inclusive. Every CTE exposes the project as `identifier`, as the hosted platform's CTEs
--- do (Studio's queries select it).
+-- inclusive. Each bound is a plain range on t.timestamp (+-infinity when unbounded; no row holds
+-- either), so PostgreSQL prunes day partitions when the query starts, also under a generic plan:
+-- a shard node holding only days outside the range is never contacted.
+-- Every CTE exposes the project as `identifier`, as the hosted platform's CTEs do (Studio's
+-- queries select it).
 with edge_logs as (
   select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.edge` as t
   where t.project = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 postgres_logs as (
   select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.postgres` as t
   where t.project = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 function_edge_logs as (
@@ -29,10 +28,8 @@ function_edge_logs as (
   from `logs.function_edge` as t
   cross join unnest(t.metadata) as m
   where m.project_ref = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 function_logs as (
@@ -40,20 +37,16 @@ function_logs as (
   from `logs.function_events` as t
   cross join unnest(t.metadata) as m
   where m.project_ref = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 auth_logs as (
   select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.auth` as t
   where t.project = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 realtime_logs as (
@@ -61,10 +54,8 @@ realtime_logs as (
   from `logs.realtime` as t
   cross join unnest(t.metadata) as m
   where m.project = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 storage_logs as (
@@ -72,30 +63,24 @@ storage_logs as (
   from `logs.storage` as t
   cross join unnest(t.metadata) as m
   where m.project = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 restapi_logs as (
   select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.restapi` as t
   where t.project = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 pooler_logs as (
   select t.timestamp, t.id, t.event_message, t.metadata, t.project as identifier
   from `logs.pooler` as t
   where t.project = @project
-    and case when coalesce(@iso_timestamp_start, '') = '' then true
-             else t.timestamp > cast(@iso_timestamp_start as timestamp) end
-    and case when coalesce(@iso_timestamp_end, '') = '' then true
-             else t.timestamp <= cast(@iso_timestamp_end as timestamp) end
+    and t.timestamp > cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)
+    and t.timestamp <= cast(coalesce(nullif(@iso_timestamp_end, ''), 'infinity') as timestamp)
   order by t.timestamp desc
 ),
 -- The names existing clients still send for restapi_logs and pooler_logs.

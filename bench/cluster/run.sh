@@ -1,43 +1,134 @@
 #!/usr/bin/env bash
-# Scale-out figures: listing and chart latency on one node vs the sharded layout (same events,
-# older days on two shard nodes through postgres_fdw), and cache-miss throughput with 0, 1 and 2
-# streaming replicas. Uses the cluster suite's setup (tests/cluster/cluster_test.sh), so the
-# layouts are exactly the tested ones. On one machine all clusters share its cores: read the
-# ratios and plans, not absolute figures.
+# Scale-out figures: listing and chart latency on one node vs the two sharded layouts (older days
+# on two shard nodes through postgres_fdw, by day and by project hash), and cache-miss throughput
+# with 0, 1 and 2 streaming replicas. Uses the cluster suite's setup (tests/cluster/
+# cluster_test.sh), so the layouts are exactly the tested ones. On one machine all clusters share
+# its cores: read the ratios and plans, not absolute figures.
+#
+# Data: SEED_EVENTS generated edge events are loaded into every layout with `lqe load` (before
+# the cold days move: the rollup trigger refuses rows routed to foreign partitions), then
+# every edge table grows in the database (each row copied with a new id and a timestamp moved by
+# microseconds within its day) until a layout holds about ROWS edge rows. Each table grows where
+# it lives: the single node's locally, the coordinators' hot days on the coordinator and their
+# cold days directly on the shard nodes. One cold day of the by-day layout grows through the
+# coordinator instead (its foreign partition), and both rates are printed. Rows grown on a node
+# bypass the coordinator's rollup trigger: usage.api-counts is not part of this benchmark.
 #
 # usage: bench/cluster/run.sh [path/to/lqe]   (Release build)
-# env:   EDGE_EVENTS (extra edge rows, default 1000000), RUNS (sequential requests per figure,
-#        default 15), DURATION (wrk, default 10s), CONNECTIONS (wrk, default 8)
+# env:   ROWS (edge rows per layout, default 1000000), SEED_EVENTS (default 20000),
+#        RUNS (sequential requests per figure, default 15), DURATION (wrk, default 10s),
+#        CONNECTIONS (wrk, default 8),
+#        KEEP=1     leave clusters and gateways running after the run (prints the directory),
+#        REUSE=DIR  run the queries again on a directory a KEEP=1 run left (no setup, no growth).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LQE=${1:-$ROOT/build/lqe}
+ROWS=${ROWS:-1000000}
+SEED_EVENTS=${SEED_EVENTS:-20000}
 RUNS=${RUNS:-15}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-8}
-export LQE_CLUSTER_EDGE_EVENTS=${EDGE_EVENTS:-1000000}
 source "$ROOT/deploy/lib/pg-cluster.sh"
-work=$(mktemp -d)
-chmod 755 "$work"
-state=$work/state
 script=$ROOT/tests/cluster/cluster_test.sh
+if [[ -n ${REUSE:-} ]]; then
+  work=$REUSE
+else
+  work=$(mktemp -d)
+  chmod 755 "$work"
+fi
+state=$work/state
 cleanup() {
+  if [[ -n ${KEEP:-} ]]; then
+    echo "kept: REUSE=$work bash $0   (stop: bash $script teardown $state $ROOT $LQE;"
+    echo "      source deploy/lib/pg-cluster.sh; pg_cluster_stop $work/r2; rm -rf $work)"
+    return
+  fi
   bash "$script" teardown "$state" "$ROOT" "$LQE" || true
   pg_cluster_stop "$work/r2"
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-start=$(date +%s)
-bash "$script" setup "$state" "$ROOT" "$LQE"
-echo "setup with $LQE_CLUSTER_EDGE_EVENTS extra edge rows: $(($(date +%s) - start)) s"
+psql_at() {  # psql_at PORT DB SQL
+  psql -X -q -v ON_ERROR_STOP=1 -tA "postgresql://postgres@127.0.0.1:$1/$2" -c "$3"
+}
+now_ms() { date +%s%3N; }
+
+# grow PORT DB TABLE FACTOR: adds FACTOR-1 copies of each seed row of logs.TABLE; prints rows added.
+grow() {
+  local columns
+  columns=$(psql_at "$1" "$2" "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum)
+    FROM pg_attribute WHERE attrelid = 'logs.$3'::regclass AND attnum > 0 AND NOT attisdropped
+    AND attgenerated = '' AND attname NOT IN ('id', 'timestamp')")
+  psql_at "$1" "$2" "WITH added AS (
+    INSERT INTO logs.$3 (id, timestamp, $columns)
+    SELECT t.id || '~' || k, greatest(date_trunc('day', t.timestamp, 'UTC'),
+                                      t.timestamp - k * interval '1 microsecond'), $columns
+    FROM logs.$3 AS t, generate_series(1, $4 - 1) AS k WHERE t.id NOT LIKE '%~%'
+    RETURNING 1) SELECT count(*) FROM added"
+}
+
+# local_edge_tables PORT DB: the edge day tables stored in that database.
+local_edge_tables() {
+  psql_at "$1" "$2" "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'logs' AND c.relkind = 'r' AND c.relname ~ '^edge_p[0-9]{8}(_h[0-9]+)?$'
+    ORDER BY 1"
+}
+
+if [[ -z ${REUSE:-} ]]; then
+  start=$(date +%s)
+  LQE_CLUSTER_EDGE_EVENTS=$SEED_EVENTS bash "$script" setup "$state" "$ROOT" "$LQE"
+  echo "cluster setup with the seed: $(($(date +%s) - start)) s"
+  p=$(cat "$state/p.port")
+  s=$(cat "$state/s.port")
+  seed=$(psql_at "$p" single "SELECT count(*) FROM logs.edge")
+  factor=$(((ROWS + seed - 1) / seed))
+  echo "seed: $seed edge rows per layout; growth factor $factor"
+  # Where each layout's day tables live: "port db table" lines.
+  {
+    for t in $(local_edge_tables "$p" single); do echo "$p single $t"; done
+    for t in $(local_edge_tables "$p" coord); do echo "$p coord $t"; done
+    for t in $(local_edge_tables "$p" hash); do echo "$p hash $t"; done
+    for t in $(local_edge_tables "$s" shard_a); do echo "$s shard_a $t"; done
+    for t in $(local_edge_tables "$p" shard_b); do echo "$p shard_b $t"; done
+    for t in $(local_edge_tables "$s" hash_a); do echo "$s hash_a $t"; done
+    for t in $(local_edge_tables "$p" hash_b); do echo "$p hash_b $t"; done
+  } >"$work/tables"
+  # One cold day of the by-day layout grows through the coordinator, as a measure.
+  via=$(awk '$2 == "shard_a" || $2 == "shard_b" { print $3; exit }' "$work/tables")
+  t0=$(now_ms)
+  added=$(grow "$p" coord "$via" "$factor")
+  via_ms=$(($(now_ms) - t0))
+  echo "grown through the coordinator (foreign partition $via): $added rows in $via_ms ms"
+  direct_rows=0
+  t0=$(now_ms)
+  while read -r port db table; do
+    [[ $db == coord && $table == "$via" ]] && continue
+    [[ ($db == shard_a || $db == shard_b) && $table == "$via" ]] && continue
+    added=$(grow "$port" "$db" "$table" "$factor")
+    direct_rows=$((direct_rows + added))
+  done <"$work/tables"
+  direct_ms=$(($(now_ms) - t0))
+  echo "grown where they live: $direct_rows rows in $direct_ms ms"
+  for db in single coord hash; do psql_at "$p" "$db" "ANALYZE"; done
+  for db in shard_b hash_b; do psql_at "$p" "$db" "ANALYZE"; done
+  for db in shard_a hash_a; do psql_at "$s" "$db" "ANALYZE"; done
+  echo
+  echo "| growth | rows | ms | rows/s |"
+  echo "|---|---|---|---|"
+  echo "| through the coordinator (one cold day, postgres_fdw both ways) | $(psql_at "$p" coord "SELECT count(*) FROM logs.$via") | $via_ms | $(awk -v r="$(psql_at "$p" coord "SELECT count(*) FROM logs.$via")" -v m="$via_ms" 'BEGIN { printf "%.0f", r / m * 1000 }') |"
+  echo "| in each database directly (all other tables) | $direct_rows | $direct_ms | $(awk -v r="$direct_rows" -v m="$direct_ms" 'BEGIN { printf "%.0f", r / m * 1000 }') |"
+fi
+
 p=$(cat "$state/p.port")
 key=$(cat "$state/api-key")
-project=$(psql -XtA "postgresql://postgres@127.0.0.1:$p/single" -c \
-  "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
 since=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
-rows=$(psql -XtA "postgresql://postgres@127.0.0.1:$p/single" -c "SELECT count(*) FROM logs.edge")
-echo "edge rows: $rows (project $project: $(psql -XtA "postgresql://postgres@127.0.0.1:$p/single" \
-  -c "SELECT count(*) FROM logs.edge WHERE project = '$project'"))"
+echo
+echo "edge rows per layout: $(psql_at "$p" single "SELECT count(*) FROM logs.edge") (project" \
+  "$project: $(psql_at "$p" single "SELECT count(*) FROM logs.edge WHERE project = '$project'"));" \
+  "by day: $(psql_at "$p" coord "SELECT count(*) FROM logs.edge");" \
+  "by project: $(psql_at "$p" hash "SELECT count(*) FROM logs.edge")"
 
 # median_ms GATEWAY ARGS...: median wall time of RUNS sequential requests (must all be 200).
 median_ms() {
@@ -50,25 +141,38 @@ median_ms() {
   done | awk '$1 != 200 { bad = 1 } { print $2 * 1000 } END { if (bad) exit 1 }' | sort -n |
     awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] }'
 }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; }
 
 chart="select timestamp_trunc(timestamp, hour) as t, count(*) as n from edge_logs group by t order by t"
 echo
-echo "| query (9 days, one project) | single node ms | sharded ms | sharded / single |"
-echo "|---|---|---|---|"
+echo "| query (9 days, one project; median of $RUNS) | single node ms | by day ms | by project ms | by day / single | by project / single |"
+echo "|---|---|---|---|---|---|"
 for kind in listing chart; do
   args=()
   [[ $kind == chart ]] && args=(--data-urlencode "sql=$chart")
+  # Interleaved: each layout's runs follow the previous layout's within the same minute.
   one=$(median_ms single "${args[@]}")
   two=$(median_ms coord "${args[@]}")
-  echo "| $kind | $one | $two | $(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", b / a }') |"
+  three=$(median_ms hash "${args[@]}")
+  echo "| $kind | $one | $two | $three | $(ratio "$one" "$two") | $(ratio "$one" "$three") |"
 done
 
 # Cache-miss throughput on the single-node database with 0, 1, 2 replicas (a second replica is
 # made the same way), switched by config reload.
-r2_port=$(pg_free_port)
-pg_cluster_init_replica "$work/r2" "$p"
-pg_cluster_start "$work/r2" "$r2_port"
 r=$(cat "$state/r.port")
+if [[ ! -f $work/r2.port ]]; then
+  pg_free_port >"$work/r2.port"
+  pg_cluster_init_replica "$work/r2" "$p"
+  pg_cluster_start "$work/r2" "$(cat "$work/r2.port")"
+fi
+r2_port=$(cat "$work/r2.port")
+# Both replicas have replayed everything written so far.
+lsn=$(psql_at "$p" postgres "SELECT pg_current_wal_lsn()")
+for port in "$r" "$r2_port"; do
+  until [[ $(psql_at "$port" postgres "SELECT pg_last_wal_replay_lsn() >= '$lsn'") == t ]]; do
+    sleep 1
+  done
+done
 gw=$(cat "$state/single.port")
 echo
 echo "| replicas | requests/s (wrk -c $CONNECTIONS, $DURATION, uncached listing) | non-2xx |"
@@ -79,7 +183,7 @@ for replicas in 0 1 2; do
   if [[ $replicas -gt 0 ]]; then
     list="  replicas:\n    - postgresql://lqe_gw_single@127.0.0.1:$r/single"
     [[ $replicas == 2 ]] && list+="\n    - postgresql://lqe_gw_single@127.0.0.1:$r2_port/single"
-    sed -i "s|^  max_queries_per_key: 16|  max_queries_per_key: 64\n$list\n  max_replica_lag_ms: 5000\n  replica_check_interval_ms: 200|" "$cfg"
+    sed -i "s|^  max_queries_per_key: [0-9]*|  max_queries_per_key: 64\n$list\n  max_replica_lag_ms: 5000\n  replica_check_interval_ms: 200|" "$cfg"
   fi
   sed -i 's/^  max_queries_per_key: 16$/  max_queries_per_key: 64/' "$cfg"
   kill -HUP "$(cat "$state/single.pid")"
@@ -92,12 +196,16 @@ for replicas in 0 1 2; do
 done
 curl -s "http://127.0.0.1:$gw/metrics" | grep '^lqe_db_queries_total'
 
-# The plans behind the figures.
-echo
-psql -XtA "postgresql://postgres@127.0.0.1:$p/coord" -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
-  SELECT timestamp, id, event_message FROM logs.edge WHERE project = '$project'
-  AND timestamp > '$since' ORDER BY timestamp DESC LIMIT 100"
-psql -XtA "postgresql://postgres@127.0.0.1:$p/coord" -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
-  SELECT date_trunc('hour', timestamp) AS t, count(*) FROM logs.edge WHERE project = '$project'
-  AND timestamp > '$since' GROUP BY 1 ORDER BY 1"
+# The plans behind the figures, on both coordinators.
+for db in coord hash; do
+  echo
+  echo "== $db: listing"
+  psql_at "$p" "$db" "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF)
+    SELECT timestamp, id, event_message FROM logs.edge WHERE project = '$project'
+    AND timestamp > '$since' ORDER BY timestamp DESC LIMIT 100"
+  echo "== $db: chart"
+  psql_at "$p" "$db" "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF)
+    SELECT date_trunc('hour', timestamp) AS t, count(*) FROM logs.edge WHERE project = '$project'
+    AND timestamp > '$since' GROUP BY 1 ORDER BY 1"
+done
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"

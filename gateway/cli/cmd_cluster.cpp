@@ -19,6 +19,8 @@ schema::ShardPlan ShardPlanFromConfig(const std::string& config_path) {
   const auto& config = std::get<gateway::Config>(loaded);
   schema::ShardPlan plan;
   plan.hot_days = config.shards.hot_days;
+  plan.by_project = config.shards.by_project;
+  plan.fetch_size = config.shards.fetch_size;
   for (const auto& node : config.shards.nodes) plan.nodes.push_back({node.name, node.dsn});
   return plan;
 }
@@ -75,7 +77,7 @@ void DescribeShard(const std::string& dsn, NodeRow& row) {
   auto r = tx.exec(
       "SELECT count(*), coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
       "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'logs' "
-      "AND c.relkind = 'r' AND c.relname ~ '_p[0-9]{8}$'");
+      "AND c.relkind = 'r' AND c.relname ~ '_p[0-9]{8}(_h[0-9]+)?$'");
   row.partitions = r[0][0].as<std::string>();
   row.size = Pretty(tx, r[0][1].as<long long>());
 }
@@ -125,8 +127,10 @@ int Status(const std::string& config_path, const std::string& admin_dsn) {
                 r.size.c_str());
   }
   if (!config.shards.nodes.empty()) {
-    std::printf("hot window: %d days on the coordinator; older days round robin over %zu nodes\n",
-                config.shards.hot_days, config.shards.nodes.size());
+    std::printf("hot window: %d days on the coordinator; older days %s %zu nodes\n",
+                config.shards.hot_days,
+                config.shards.by_project ? "split by project hash over" : "round robin over",
+                config.shards.nodes.size());
   }
   return down == 0 ? 0 : 3;
 }

@@ -37,7 +37,7 @@ std::map<std::string, std::string> DsnParts(const std::string& dsn) {
   return out;
 }
 
-void EnsureServer(pqxx::work& tx, const ShardNodeTarget& node) {
+void EnsureServer(pqxx::work& tx, const ShardNodeTarget& node, int fetch_size) {
   auto parts = DsnParts(node.dsn);
   std::string server_options;
   for (const char* key : {"host", "port", "dbname"}) {
@@ -51,13 +51,16 @@ void EnsureServer(pqxx::work& tx, const ShardNodeTarget& node) {
   if (!exists) {
     // async_capable: an Append over several nodes' partitions scans them in parallel.
     // batch_size: the rows of a moved day are copied in batches, not one round trip each.
+    // fetch_size: rows per round trip of a scan (see ShardPlan::fetch_size).
     std::string extra = std::string(server_options.empty() ? "" : ", ") +
-                        "async_capable 'true', batch_size '1000', fetch_size '10000'";
+                        "async_capable 'true', batch_size '1000', fetch_size '" +
+                        std::to_string(fetch_size) + "'";
     tx.exec("CREATE SERVER " + tx.quote_name(node.name) +
             " FOREIGN DATA WRAPPER postgres_fdw OPTIONS (" + server_options + extra + ")");
   } else {
     std::string set;
-    for (const char* key : {"host", "port", "dbname"}) {
+    parts["fetch_size"] = std::to_string(fetch_size);
+    for (const char* key : {"host", "port", "dbname", "fetch_size"}) {
       if (auto it = parts.find(key); it != parts.end()) {
         bool has = !tx.exec_params(
                           "SELECT 1 FROM pg_foreign_server, unnest(srvoptions) o "
@@ -139,11 +142,15 @@ std::vector<LocalDay> ColdLocalPartitions(pqxx::connection& conn, int hot_days) 
 }
 
 // The partition's columns as DDL (generated columns stay generated on the coordinator side).
+// Defaults are kept: a row routed to a foreign partition without a column is sent with the
+// foreign table's default, else with NULL.
 std::string ColumnsDdl(pqxx::work& tx, const std::string& partition, bool keep_generated) {
   auto rows = tx.exec_params(
       "SELECT quote_ident(a.attname) || ' ' || format_type(a.atttypid, a.atttypmod) || "
       "CASE WHEN a.attgenerated = 's' AND $2 THEN ' GENERATED ALWAYS AS (' || "
       "pg_get_expr(d.adbin, d.adrelid) || ') STORED' ELSE '' END || "
+      "CASE WHEN a.attgenerated = '' AND d.adbin IS NOT NULL THEN ' DEFAULT ' || "
+      "pg_get_expr(d.adbin, d.adrelid) ELSE '' END || "
       "CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END "
       "FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
       "WHERE a.attrelid = ('logs.' || quote_ident($1))::regclass AND a.attnum > 0 "
@@ -164,65 +171,114 @@ std::string StoredColumnNames(pqxx::work& tx, const std::string& partition) {
   return rows[0][0].as<std::string>();
 }
 
-void MoveDay(pqxx::connection& coordinator, const LocalDay& day, const ShardNodeTarget& node) {
-  std::string stored_columns;
-  std::string plain_columns;
-  std::string foreign_columns;
+// What a day partition is made of, read from the coordinator before it moves.
+struct DayShape {
+  std::string stored_columns;   // the columns a row is written with
+  std::string plain_columns;    // DDL for a node's table (generated columns plain)
+  std::string foreign_columns;  // DDL for the coordinator's side (generated stay generated)
   std::vector<std::string> indexes;
-  {
-    pqxx::work tx(coordinator);
-    stored_columns = StoredColumnNames(tx, day.partition);
-    plain_columns = ColumnsDdl(tx, day.partition, false);
-    foreign_columns = ColumnsDdl(tx, day.partition, true);
-    for (const auto& r : tx.exec_params("SELECT pg_get_indexdef(indexrelid) FROM pg_index "
-                                        "WHERE indrelid = ('logs.' || quote_ident($1))::regclass",
-                                        day.partition)) {
-      indexes.push_back(r[0].as<std::string>());
-    }
-  }
-  {
-    // The node's table: same schema and name, same indexes (their definitions name
-    // logs.<partition>, which is what the node's table is called). Emptied first, so a move
-    // that failed half way can run again.
-    pqxx::connection remote(node.dsn);
-    pqxx::work tx(remote);
-    tx.exec("CREATE SCHEMA IF NOT EXISTS logs");
-    tx.exec("CREATE TABLE IF NOT EXISTS logs." + tx.quote_name(day.partition) + " (" +
-            plain_columns + ")");
-    tx.exec("TRUNCATE logs." + tx.quote_name(day.partition));
-    for (const auto& index : indexes) {
-      // Promoted-field indexes read through bq.* functions, which the node does not have and
-      // postgres_fdw would never ship to it (it pushes down built-in functions only).
-      if (index.find("bq.") != std::string::npos) continue;
-      std::string ddl = index;
-      auto at = ddl.find("INDEX ");
-      if (at != std::string::npos) ddl.insert(at + 6, "IF NOT EXISTS ");
-      tx.exec(ddl);
-    }
-    tx.commit();
-  }
+};
+
+DayShape ReadDayShape(pqxx::connection& coordinator, const std::string& partition) {
+  DayShape shape;
   pqxx::work tx(coordinator);
-  std::string staged = day.partition + "_fdw";
-  std::string from = Quote(tx, day.day + " 00:00:00+00");
-  std::string to = "(" + Quote(tx, day.day) + "::date + 1)::text || ' 00:00:00+00'";
-  tx.exec("CREATE FOREIGN TABLE logs." + tx.quote_name(staged) + " (" + foreign_columns +
-          ") SERVER " + tx.quote_name(node.name) + " OPTIONS (schema_name 'logs', table_name " +
-          Quote(tx, day.partition) + ")");
-  tx.exec("INSERT INTO logs." + tx.quote_name(staged) + " (" + stored_columns + ") SELECT " +
-          stored_columns + " FROM logs." + tx.quote_name(day.partition));
+  shape.stored_columns = StoredColumnNames(tx, partition);
+  shape.plain_columns = ColumnsDdl(tx, partition, false);
+  shape.foreign_columns = ColumnsDdl(tx, partition, true);
+  for (const auto& r : tx.exec_params("SELECT pg_get_indexdef(indexrelid) FROM pg_index "
+                                      "WHERE indrelid = ('logs.' || quote_ident($1))::regclass",
+                                      partition)) {
+    shape.indexes.push_back(r[0].as<std::string>());
+  }
+  return shape;
+}
+
+// The node's table `table` for the day `partition`: same columns and indexes, emptied, so a
+// move that failed half way can run again. Index definitions name the coordinator's partition
+// and index; on the node they are renamed after the node's table.
+void PrepareNodeTable(const ShardNodeTarget& node, const DayShape& shape,
+                      const std::string& partition, const std::string& table) {
+  pqxx::connection remote(node.dsn);
+  pqxx::work tx(remote);
+  tx.exec("CREATE SCHEMA IF NOT EXISTS logs");
+  tx.exec("CREATE TABLE IF NOT EXISTS logs." + tx.quote_name(table) + " (" + shape.plain_columns +
+          ")");
+  tx.exec("TRUNCATE logs." + tx.quote_name(table));
+  for (const auto& index : shape.indexes) {
+    // Promoted-field indexes read through bq.* functions, which the node does not have and
+    // postgres_fdw would never ship to it (it pushes down built-in functions only).
+    if (index.find("bq.") != std::string::npos) continue;
+    std::string ddl = index;
+    const auto name_at = ddl.find("INDEX ");
+    const auto on_at = ddl.find(" ON logs." + partition + " ");
+    if (name_at == std::string::npos || on_at == std::string::npos) continue;
+    std::string name = ddl.substr(name_at + 6, on_at - name_at - 6);
+    if (table != partition) name += table.substr(partition.size());
+    ddl = ddl.substr(0, name_at) + "INDEX IF NOT EXISTS " + tx.quote_name(name) + " ON logs." +
+          tx.quote_name(table) + " " + ddl.substr(on_at + partition.size() + 10);
+    tx.exec(ddl);
+  }
+  tx.commit();
+}
+
+// In the coordinator transaction: fills `staged` (already created) from the local partition,
+// puts it in the partition's place for the day's range, then (after commit) analyzes it.
+void SwapInForDay(pqxx::connection& coordinator, pqxx::work& tx, const LocalDay& day,
+                  const DayShape& shape, const std::string& staged) {
+  tx.exec("INSERT INTO logs." + tx.quote_name(staged) + " (" + shape.stored_columns + ") SELECT " +
+          shape.stored_columns + " FROM logs." + tx.quote_name(day.partition));
   tx.exec("ALTER TABLE logs." + tx.quote_name(day.source) + " DETACH PARTITION logs." +
           tx.quote_name(day.partition));
   tx.exec("DROP TABLE logs." + tx.quote_name(day.partition));
-  tx.exec("ALTER FOREIGN TABLE logs." + tx.quote_name(staged) + " RENAME TO " +
+  tx.exec("ALTER TABLE logs." + tx.quote_name(staged) + " RENAME TO " +
           tx.quote_name(day.partition));
-  std::string upper = tx.exec("SELECT " + to)[0][0].as<std::string>();
+  std::string from = Quote(tx, day.day + " 00:00:00+00");
+  std::string upper =
+      tx.exec("SELECT (" + Quote(tx, day.day) + "::date + 1)::text || ' 00:00:00+00'")[0][0]
+          .as<std::string>();
   tx.exec("ALTER TABLE logs." + tx.quote_name(day.source) + " ATTACH PARTITION logs." +
           tx.quote_name(day.partition) + " FOR VALUES FROM (" + from + ") TO (" + Quote(tx, upper) +
           ")");
   tx.commit();
-  // The planner's row estimates for the foreign partition come from a sample of the node.
+  // The planner's row estimates for foreign partitions come from a sample of the node.
   pqxx::nontransaction analyze(coordinator);
   analyze.exec("ANALYZE logs." + analyze.quote_name(day.partition));
+}
+
+void MoveDay(pqxx::connection& coordinator, const LocalDay& day, const ShardNodeTarget& node) {
+  const DayShape shape = ReadDayShape(coordinator, day.partition);
+  PrepareNodeTable(node, shape, day.partition, day.partition);
+  pqxx::work tx(coordinator);
+  std::string staged = day.partition + "_fdw";
+  tx.exec("CREATE FOREIGN TABLE logs." + tx.quote_name(staged) + " (" + shape.foreign_columns +
+          ") SERVER " + tx.quote_name(node.name) + " OPTIONS (schema_name 'logs', table_name " +
+          Quote(tx, day.partition) + ")");
+  SwapInForDay(coordinator, tx, day, shape, staged);
+}
+
+// By project: node i holds the day's rows whose project hashes to remainder i.
+void SplitDayOverNodes(pqxx::connection& coordinator, const LocalDay& day,
+                       const std::vector<ShardNodeTarget>& nodes) {
+  const DayShape shape = ReadDayShape(coordinator, day.partition);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    PrepareNodeTable(nodes[i], shape, day.partition, day.partition + "_h" + std::to_string(i));
+  }
+  pqxx::work tx(coordinator);
+  std::string staged = day.partition + "_hash";
+  tx.exec("CREATE TABLE logs." + tx.quote_name(staged) + " (" + shape.foreign_columns +
+          ") PARTITION BY HASH (" + ProjectKeyOf(day.source) + ")");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    std::string table = day.partition + "_h" + std::to_string(i);
+    tx.exec("CREATE FOREIGN TABLE logs." + tx.quote_name(table) + " PARTITION OF logs." +
+            tx.quote_name(staged) + " FOR VALUES WITH (MODULUS " + std::to_string(nodes.size()) +
+            ", REMAINDER " + std::to_string(i) + ") SERVER " + tx.quote_name(nodes[i].name) +
+            " OPTIONS (schema_name 'logs', table_name " + Quote(tx, table) + ")");
+  }
+  SwapInForDay(coordinator, tx, day, shape, staged);
+  pqxx::nontransaction analyze(coordinator);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    analyze.exec("ANALYZE logs." + analyze.quote_name(day.partition + "_h" + std::to_string(i)));
+  }
 }
 
 }  // namespace
@@ -233,6 +289,14 @@ std::size_t ShardIndexForDay(int days_since_epoch, std::size_t nodes) {
   return day % nodes;
 }
 
+std::string ProjectKeyOf(const std::string& source) {
+  if (source == "function_edge" || source == "function_events") {
+    return "(metadata ->> 'project_ref')";
+  }
+  if (source == "realtime" || source == "storage") return "(metadata ->> 'project')";
+  return "project";
+}
+
 ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan) {
   ShardReport report;
   if (plan.nodes.empty()) return report;
@@ -240,7 +304,7 @@ ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan) {
     pqxx::work tx(coordinator);
     tx.exec("CREATE EXTENSION IF NOT EXISTS postgres_fdw");
     for (const auto& node : plan.nodes) {
-      EnsureServer(tx, node);
+      EnsureServer(tx, node, plan.fetch_size);
       report.servers.push_back(node.name);
     }
     MoveUniqueIndexesToPartitions(tx);
@@ -250,6 +314,13 @@ ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan) {
     tx.commit();
   }
   for (const auto& day : ColdLocalPartitions(coordinator, plan.hot_days)) {
+    if (plan.by_project) {
+      SplitDayOverNodes(coordinator, day, plan.nodes);
+      std::string names;
+      for (const auto& node : plan.nodes) names += (names.empty() ? "" : ", ") + node.name;
+      report.moved.push_back(day.partition + " -> " + names);
+      continue;
+    }
     const auto& node = plan.nodes[ShardIndexForDay(day.days_since_epoch, plan.nodes.size())];
     MoveDay(coordinator, day, node);
     report.moved.push_back(day.partition + " -> " + node.name);
@@ -264,8 +335,9 @@ std::vector<std::string> DropShardTablesOlderThan(const ShardPlan& plan, int day
     pqxx::work tx(remote);
     auto rows = tx.exec_params(
         "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-        "WHERE n.nspname = 'logs' AND c.relkind = 'r' AND c.relname ~ '_p[0-9]{8}$' "
-        "AND to_date(right(c.relname, 8), 'YYYYMMDD') < (now() AT TIME ZONE 'UTC')::date - $1::int "
+        "WHERE n.nspname = 'logs' AND c.relkind = 'r' AND c.relname ~ '_p[0-9]{8}(_h[0-9]+)?$' "
+        "AND to_date(substring(c.relname FROM '_p([0-9]{8})(_h[0-9]+)?$'), 'YYYYMMDD') < "
+        "(now() AT TIME ZONE 'UTC')::date - $1::int "
         "ORDER BY 1",
         days);
     for (const auto& r : rows) {

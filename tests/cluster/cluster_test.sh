@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The scale-out suite against real PostgreSQL 15 clusters, one phase per ctest test:
-#   setup       three clusters: P (primary: databases coord, single, shard_b), R (a streaming
-#               replica of P made with pg_basebackup -R), S (shard node: database shard_a). The
-#               same events go into `single` (one node) and `coord`, whose older days then move
-#               to shard_a / shard_b by `lqe migrate --config`. Two gateways: one on `single`,
-#               one on `coord` with R as its replica.
-#   identical   every stored endpoint and a corpus of sandbox queries answer the same on both.
-#   explain     the coordinator's plans: async foreign scans, pruning, filter and aggregate
-#               pushdown.
+#   setup       three clusters: P (primary: databases coord, hash, single, shard_b, hash_b), R
+#               (a streaming replica of P made with pg_basebackup -R), S (shard node: databases
+#               shard_a, hash_a). The same events go into `single` (one node), `coord` and
+#               `hash`; `lqe migrate --config` moves coord's older days to shard_a / shard_b
+#               (by day) and splits hash's older days over hash_a / hash_b (by project hash).
+#               Three gateways: `single`, `coord` with R as its replica, `hash`.
+#   identical   every stored endpoint and a corpus of sandbox queries answer the same on all three.
+#   explain     the coordinators' plans: async foreign scans, pruning on time and on project,
+#               filter and sort pushdown.
 #   failover    R is killed under load: no request fails; R comes back into rotation.
-#   shard_down  S is stopped: queries that need shard_a get a 503 naming it, others answer.
+#   shard_down  S is stopped: queries that need shard_a (hash_a) get a 503 naming it, others
+#               answer.
 #   teardown    stops what setup started (by recorded pid and data directory).
 # Usage: cluster_test.sh PHASE STATE_DIR SOURCE_DIR LQE_BINARY
 set -euo pipefail
@@ -114,14 +116,17 @@ setup() {
   done
   [[ -n $r ]] || fail "cannot start the replica"
   echo "$r" >"$state/r.port"
-  for db in coord single shard_b; do psql_at "$p" postgres "CREATE DATABASE $db"; done
+  for db in coord hash single shard_b hash_b; do psql_at "$p" postgres "CREATE DATABASE $db"; done
   psql_at "$s" postgres "CREATE DATABASE shard_a"
+  psql_at "$s" postgres "CREATE DATABASE hash_a"
   # One after the other: both databases' migrations alter the cluster-wide roles they share
   # (ALTER ROLE ... SET), which two concurrent transactions can collide on.
   "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/single" --gateway-role lqe_gw_single >/dev/null ||
     fail "migrating single failed"
   "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/coord" --gateway-role lqe_gw_coord >/dev/null ||
     fail "migrating coord failed"
+  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/hash" --gateway-role lqe_gw_hash >/dev/null ||
+    fail "migrating hash failed"
   mark "migrated" 
   # Same events, both layouts; the 8 days before now.
   "$lqe" generate --source all --count 400 --seed 7 --projects 5 --out-dir "$state" \
@@ -135,23 +140,29 @@ setup() {
   }
   load_all single &
   local single_load=$!
+  load_all hash &
+  local hash_load=$!
   load_all coord || fail "loading coord failed"
   wait "$single_load" || fail "loading single failed"
+  wait "$hash_load" || fail "loading hash failed"
   mark "events loaded" 
-  # bench/cluster adds a larger edge table the same way.
+  # bench/cluster's seed of extra edge events, loaded the same way before the days move (a
+  # statement trigger with transition tables, the rollup's, refuses rows routed to foreign
+  # partitions, so cold-day events cannot be loaded through a sharded coordinator).
   if [[ ${LQE_CLUSTER_EDGE_EVENTS:-0} -gt 0 ]]; then
     "$lqe" generate --source edge --count "$LQE_CLUSTER_EDGE_EVENTS" --seed 11 --projects 5 \
       --now "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$state/edge-bulk.ndjson"
-    "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/single" --source edge \
-      "$state/edge-bulk.ndjson" >/dev/null &
-    local bulk=$!
-    "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/coord" --source edge \
-      "$state/edge-bulk.ndjson" >/dev/null || fail "bulk load into coord failed"
-    wait "$bulk" || fail "bulk load into single failed"
-    mark "bulk edge events loaded" 
+    local db bulk=()
+    for db in single coord hash; do
+      "$lqe" load --dsn "postgresql://postgres@127.0.0.1:$p/$db" --source edge \
+        "$state/edge-bulk.ndjson" >/dev/null &
+      bulk+=($!)
+    done
+    for pid in "${bulk[@]}"; do wait "$pid" || fail "bulk edge load failed"; done
+    mark "bulk edge events loaded"
     rm "$state/edge-bulk.ndjson"
   fi
-  # The key and both gateway configs; the sharded layout is a YAML change plus lqe migrate.
+  # The key and the gateway configs; a sharded layout is a YAML change plus lqe migrate.
   head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$state/api-key"
   printf '%s' "$(cat "$state/api-key")" | sha256sum | cut -d' ' -f1 >"$state/api-key.sha256"
   write_config single "postgresql://lqe_gw_single@127.0.0.1:$p/single" ""
@@ -173,16 +184,30 @@ shards:
   grep -q "shards: 2 nodes" "$state/migrate-shards.log" || fail "migrate did not apply the shards"
   grep -q -- "-> shard_a" "$state/migrate-shards.log" || fail "no partition moved to shard_a"
   grep -q -- "-> shard_b" "$state/migrate-shards.log" || fail "no partition moved to shard_b"
+  write_config hash "postgresql://lqe_gw_hash@127.0.0.1:$p/hash" "shards:
+  hot_days: 2
+  by: project
+  nodes:
+    - name: hash_a
+      dsn: postgresql://postgres@127.0.0.1:$s/hash_a
+    - name: hash_b
+      dsn: postgresql://postgres@127.0.0.1:$p/hash_b"
+  "$lqe" migrate --dsn "postgresql://postgres@127.0.0.1:$p/hash" --config "$state/hash.yaml" \
+    >"$state/migrate-hash.log"
+  mark "hash shards applied: $(grep -c '^moved' "$state/migrate-hash.log") partitions split"
+  psql_at "$p" hash "ANALYZE"
+  grep -q -- "-> hash_a, hash_b" "$state/migrate-hash.log" || fail "no partition split over the nodes"
   # The replica has streamed all of the above.
   [[ $(psql_at "$r" coord "SELECT pg_is_in_recovery()") == t ]] || fail "R is not a standby"
   mark "replica streaming"
   start_gateway single
   start_gateway coord
-  mark "gateways ready" 
+  start_gateway hash
+  mark "gateways ready"
 }
 
 teardown() {
-  for g in single coord; do
+  for g in single coord hash; do
     if [[ -f $state/$g.pid ]]; then
       kill "$(cat "$state/$g.pid")" 2>/dev/null || true
     fi
@@ -190,16 +215,18 @@ teardown() {
   for c in r s p; do pg_cluster_stop "$state/$c"; done
 }
 
-# compare PATH [curl args...]: both gateways answer 200 with the same JSON.
+# compare PATH [curl args...]: the three gateways answer 200 with the same JSON.
 compare() {
-  local one two
+  local one two layout
   one=$(get "$(cat "$state/single.port")" "$@")
-  two=$(get "$(cat "$state/coord.port")" "$@")
   [[ ${one##*$'\n'} == 200 ]] || fail "single node: $* -> ${one##*$'\n'}: ${one%$'\n'*}"
-  [[ ${two##*$'\n'} == 200 ]] || fail "sharded: $* -> ${two##*$'\n'}: ${two%$'\n'*}"
-  diff <(jq -S . <<<"${one%$'\n'*}") <(jq -S . <<<"${two%$'\n'*}") >/dev/null ||
-    fail "different results for $*"
   [[ $(jq '.result | length' <<<"${one%$'\n'*}") -gt 0 ]] || fail "no rows for $*"
+  for layout in coord hash; do
+    two=$(get "$(cat "$state/$layout.port")" "$@")
+    [[ ${two##*$'\n'} == 200 ]] || fail "sharded ($layout): $* -> ${two##*$'\n'}: ${two%$'\n'*}"
+    diff <(jq -S . <<<"${one%$'\n'*}") <(jq -S . <<<"${two%$'\n'*}") >/dev/null ||
+      fail "different results for $* ($layout)"
+  done
   compared=$((compared + 1))
 }
 
@@ -224,7 +251,7 @@ identical() {
     [[ -z $query || $query == \#* ]] && continue
     compare /api/endpoints/query/logs.all "${all[@]}" --data-urlencode "lql=$query"
   done <"$src/tests/cluster/lql_queries.txt"
-  echo "identical: $compared requests gave the same results on one node and on the shards"
+  echo "identical: $compared requests gave the same results on one node and on both shard layouts"
 }
 
 explain() {
@@ -260,7 +287,36 @@ explain() {
     grep -Eq "^$shard +shard .* up .* ([0-9]+) \(\1 attached\)" <<<"$status" ||
       fail "cluster status $shard: $status"
   done
+  explain_hash
   echo "explain: async append, pruning, filter and sort pushdown hold; cluster status agrees"
+}
+
+# The layout split by project hash: a one-project query reads one node per cold day (the
+# expression of each source's logs.all filter is its hash key), others read every node at once.
+explain_hash() {
+  local p plan cold status
+  p=$(cat "$state/p.port")
+  cold=$(psql_at "$p" hash "SELECT min(to_date(substring(c.relname FROM '_p([0-9]{8})_h'),
+    'YYYYMMDD'))::text FROM pg_foreign_table f JOIN pg_class c ON c.oid = f.ftrelid
+    WHERE c.relname LIKE 'edge_p%'")
+  [[ -n $cold ]] || fail "hash: no foreign edge partitions"
+  plan=$(psql_at "$p" hash "EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM logs.edge
+    WHERE project = 'x' AND timestamp >= '$cold' AND timestamp < date '$cold' + 1")
+  [[ $(grep -c "Foreign Scan on" <<<"$plan") == 1 ]] || fail "hash: one project, one node: $plan"
+  grep -q "Remote SQL: .*WHERE .*project = 'x'" <<<"$plan" || fail "hash: filter not pushed: $plan"
+  plan=$(psql_at "$p" hash "EXPLAIN (COSTS OFF) SELECT count(*) FROM logs.edge
+    WHERE timestamp >= '$cold' AND timestamp < date '$cold' + 1")
+  [[ $(grep -c "Async Foreign Scan on" <<<"$plan") == 2 ]] || fail "hash: every node at once: $plan"
+  plan=$(psql_at "$p" hash "EXPLAIN (COSTS OFF) SELECT count(*) FROM logs.realtime
+    WHERE (metadata ->> 'project') = 'x' AND timestamp >= '$cold' AND timestamp < date '$cold' + 1")
+  [[ $(grep -c "Foreign Scan on" <<<"$plan") == 1 ]] || fail "hash: metadata project key: $plan"
+  status=$("$lqe" cluster status --config "$state/hash.yaml" \
+    --dsn "postgresql://postgres@127.0.0.1:$p/hash") || fail "cluster status (hash): $status"
+  for shard in hash_a hash_b; do
+    grep -Eq "^$shard +shard .* up .* ([0-9]+) \(\1 attached\)" <<<"$status" ||
+      fail "cluster status $shard: $status"
+  done
+  grep -q "split by project hash over 2 nodes" <<<"$status" || fail "cluster status rule: $status"
 }
 
 failover() {
@@ -316,6 +372,14 @@ shard_down() {
   port=$(cat "$state/coord.port")
   s=$(cat "$state/s.port")
   project=$(psql_at "$(cat "$state/p.port")" single "SELECT project FROM logs.edge LIMIT 1")
+  # By project hash: a project whose cold rows are all on hash_b (P), one with rows on hash_a.
+  local on_b on_a
+  on_b=$(psql_at "$(cat "$state/p.port")" hash "SELECT project FROM logs.edge GROUP BY 1
+    HAVING bool_and(tableoid::regclass::text NOT LIKE '%_h0') AND
+    bool_or(tableoid::regclass::text LIKE '%_h1') LIMIT 1")
+  on_a=$(psql_at "$(cat "$state/p.port")" hash "SELECT project FROM logs.edge
+    WHERE tableoid::regclass::text LIKE '%_h0' LIMIT 1")
+  [[ -n $on_b && -n $on_a ]] || fail "hash: need projects on each node (got '$on_b', '$on_a')"
   _pg_as_owner "$PG_BIN/pg_ctl" -D "$state/s/data" -m fast -w stop >/dev/null
   hot=$(date -u -d '1 hour ago' +%Y-%m-%dT%H:%M:%SZ)
   body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
@@ -330,11 +394,20 @@ shard_down() {
   [[ $(jq -r .error.shard <<<"$json") == shard_a ]] || fail "shard: $json"
   [[ $(jq -r .error.message <<<"$json") == "shard shard_a is unavailable; this query reads partitions stored on it; retry shortly" ]] ||
     fail "message: $json"
+  local hash_port
+  hash_port=$(cat "$state/hash.port")
+  body=$(get "$hash_port" /api/endpoints/query/logs.all --data-urlencode "project=$on_b" \
+    --data-urlencode "iso_timestamp_start=$start")
+  [[ ${body##*$'\n'} == 200 ]] || fail "hash: a project on hash_b failed with hash_a down: $body"
+  body=$(get "$hash_port" /api/endpoints/query/logs.all --data-urlencode "project=$on_a" \
+    --data-urlencode "iso_timestamp_start=$start")
+  [[ ${body##*$'\n'} == 503 ]] || fail "hash: expected 503 for a project on hash_a: $body"
+  [[ $(jq -r .error.shard <<<"${body%$'\n'*}") == hash_a ]] || fail "hash: shard: $body"
   restart_cluster "$state/s" "$s" || fail "cannot restart the shard"
   body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
     --data-urlencode "iso_timestamp_start=$start")
   [[ ${body##*$'\n'} == 200 ]] || fail "the shard is back but the query still fails: $body"
-  echo "shard_down: 503 naming shard_a only for queries over its days; back when it is"
+  echo "shard_down: 503 naming shard_a (hash_a) only for queries over its days (projects); back when it is"
 }
 
 case $phase in

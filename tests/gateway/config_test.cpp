@@ -132,11 +132,33 @@ TEST(ConfigTest, ReplicasAndShards) {
   EXPECT_EQ(c.max_replica_lag_ms, 250);
   EXPECT_EQ(c.replica_check_interval_ms, 100);
   EXPECT_EQ(c.shards.hot_days, 3);
+  EXPECT_FALSE(c.shards.by_project);
+  EXPECT_EQ(c.shards.fetch_size, 100);
   ASSERT_EQ(c.shards.nodes.size(), 2u);
   EXPECT_EQ(c.shards.nodes[1].name, "shard_b");
   EXPECT_EQ(c.shards.nodes[1].dsn, "host=s2");
   EXPECT_EQ(DsnHostLabel("postgresql://u:secret@r2:5433/db"), "r2:5433");
   EXPECT_EQ(DsnHostLabel("host=r1"), "r1:5432");
+}
+
+TEST(ConfigTest, ShardsByProject) {
+  TempDir dir;
+  std::string path = dir.Write("gw.yaml",
+                               "database:\n  dsn: host=p\nshards:\n  by: project\n"
+                               "  fetch_size: 2000\n  nodes:\n"
+                               "    - {name: shard_a, dsn: host=s1}\n"
+                               "endpoints:\n  - name: a\n    query: select 1\n");
+  ConfigResult result = LoadConfig(path);
+  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigErrors>(result).ToString();
+  EXPECT_TRUE(std::get<Config>(result).shards.by_project);
+  EXPECT_EQ(std::get<Config>(result).shards.fetch_size, 2000);
+  path = dir.Write("day.yaml",
+                   "database:\n  dsn: host=p\nshards:\n  by: day\n  nodes:\n"
+                   "    - {name: shard_a, dsn: host=s1}\n"
+                   "endpoints:\n  - name: a\n    query: select 1\n");
+  result = LoadConfig(path);
+  ASSERT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigErrors>(result).ToString();
+  EXPECT_FALSE(std::get<Config>(result).shards.by_project);
 }
 
 TEST(ConfigTest, ShardMistakesNameTheLine) {
@@ -155,6 +177,9 @@ TEST(ConfigTest, ShardMistakesNameTheLine) {
   EXPECT_EQ(e.message, "shards.nodes must list at least one {name, dsn}");
   e = ExpectError(dir, head + "shards:\n  nodes:\n    - {name: a}\n");
   EXPECT_EQ(e.message, "a shard node needs name and dsn");
+  e = ExpectError(dir, head + "shards:\n  by: tenant\n  nodes:\n    - {name: a, dsn: x}\n");
+  EXPECT_EQ(e.line, 7);
+  EXPECT_EQ(e.message, "shards.by must be day or project, not tenant");
   e = ExpectError(dir,
                   "database:\n  dsn: host=p\n  replicas: host=r\nendpoints:\n  - name: a\n"
                   "    query: select 1\n");

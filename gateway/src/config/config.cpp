@@ -91,9 +91,20 @@ void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node
 }
 
 void ParseShards(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
-  CheckKeys(problems, file, node, "shards", {"nodes", "hot_days"});
+  CheckKeys(problems, file, node, "shards", {"nodes", "hot_days", "by", "fetch_size"});
+  if (node["fetch_size"]) {
+    c.shards.fetch_size =
+        static_cast<int>(GetInt(file, node["fetch_size"], "fetch_size", 1, 1000000));
+  }
   if (node["hot_days"]) {
     c.shards.hot_days = static_cast<int>(GetInt(file, node["hot_days"], "hot_days", 0, 100000));
+  }
+  if (node["by"]) {
+    const std::string by = GetString(file, node["by"], "by");
+    if (by != "day" && by != "project") {
+      Fail(file, node["by"], "shards.by must be day or project, not " + by);
+    }
+    c.shards.by_project = by == "project";
   }
   if (!node["nodes"] || !node["nodes"].IsSequence() || node["nodes"].size() == 0) {
     Fail(file, node, "shards.nodes must list at least one {name, dsn}");

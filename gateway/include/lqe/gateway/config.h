@@ -91,11 +91,14 @@ struct ShardNode {
   std::string dsn;
 };
 
-// `shards:`: days older than `hot_days` before today move from the coordinator to the nodes,
-// round robin by day, when `lqe migrate` or `lqe retention` runs.
+// `shards:`: days older than `hot_days` before today move from the coordinator to the nodes
+// when `lqe migrate` or `lqe retention` runs: `by: day` (default) round robin by day, `by:
+// project` each day split over every node by a hash of the project.
 struct ShardLayout {
   std::vector<ShardNode> nodes;
   int hot_days = 7;
+  bool by_project = false;
+  int fetch_size = 100;  // postgres_fdw rows per round trip (schema::ShardPlan::fetch_size)
 };
 
 struct Config {
