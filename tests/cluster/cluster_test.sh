@@ -353,7 +353,9 @@ failover() {
     fail "no query fell back to the primary"
   # Back up: the health check puts it back into rotation, and it takes queries again.
   restart_cluster "$state/r" "$r" || fail "cannot restart the replica"
-  for _ in $(seq 1 100); do
+  # Until its WAL receiver reconnects (wal_retrieve_retry_interval, 5 s, and slower on a loaded
+  # machine) the replica cannot show it is current, so it stays out; allow 30 s.
+  for _ in $(seq 1 300); do
     metrics=$(curl -fsS "http://127.0.0.1:$port/metrics")
     grep -q "lqe_db_in_rotation{host=\"127.0.0.1:$r\",role=\"replica\"} 1" <<<"$metrics" && break
     sleep 0.1
