@@ -301,8 +301,10 @@ TEST_F(ServerTest, PostgresDownGives503AndThePoolRecovers) {
   std::string started;
   for (int attempt = 0; attempt < 5 && started != "started"; ++attempt) {
     port = Sh("source " + lib + "; pg_free_port");
-    started = Sh("source " + lib + "; pg_cluster_start " + dir + "/pg " + port +
-                 " >/dev/null 2>&1 && echo started");
+    std::string start = "source " + lib;
+    start.append("; pg_cluster_start ").append(dir).append("/pg ").append(port);
+    start.append(" >/dev/null 2>&1 && echo started");
+    started = Sh(start);
   }
   ASSERT_EQ(started, "started");
   std::string dsn = "host=127.0.0.1 port=" + port + " user=postgres dbname=postgres";
