@@ -18,16 +18,8 @@ COUNT=${1:-100000}
 SOURCE=${LQE_BENCH_SOURCE:-edge}
 LQE=${LQE_BIN:-$ROOT/build/lqe}
 
-TMP=$(mktemp -d /tmp/lqe-table-floor.XXXXXX)
-chmod 755 "$TMP"
-cleanup() {
-  pg_cluster_stop "$TMP/pg"
-  rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-now() { date +%s.%N; }
-rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n / (b - a) }'; }
+source bench/lib/throwaway.sh
+bench_throwaway_dir table-floor
 
 pg_cluster_init "$TMP/pg" >/dev/null
 for attempt in 1 2 3; do

@@ -11,15 +11,8 @@ source deploy/lib/pg-cluster.sh
 CHUNKS=${1:-6}
 PER_CHUNK=${2:-10000}
 LQE=${LQE_BIN:-$PWD/build/lqe}
-TMP=$(mktemp -d /tmp/lqe-rollup-bench.XXXXXX)
-chmod 755 "$TMP"
-cleanup() {
-  pg_cluster_stop "$TMP/pg"
-  rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-now() { date +%s.%N; }
+source bench/lib/throwaway.sh
+bench_throwaway_dir rollup-bench
 
 PORT=$(pg_free_port)
 pg_cluster_init "$TMP/pg"

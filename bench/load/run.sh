@@ -9,16 +9,8 @@ source deploy/lib/pg-cluster.sh
 COUNT=${1:-1000000}
 SOURCE=${2:-edge}
 LQE=${LQE_BIN:-$PWD/build/lqe}
-TMP=$(mktemp -d /tmp/lqe-load-bench.XXXXXX)
-chmod 755 "$TMP"
-cleanup() {
-  pg_cluster_stop "$TMP/pg"
-  rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-now() { date +%s.%N; }
-rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n / (b - a) }'; }
+source bench/lib/throwaway.sh
+bench_throwaway_dir load-bench
 
 PORT=$(pg_free_port)
 pg_cluster_init "$TMP/pg"

@@ -23,15 +23,8 @@ FACTOR=${2:-6}
 REPS=${3:-5}
 INGEST=${4:-100000}
 LQE=${LQE_BIN:-$PWD/build/lqe}
-TMP=$(mktemp -d /tmp/lqe-promoted-bench.XXXXXX)
-chmod 755 "$TMP"
-cleanup() {
-  pg_cluster_stop "$TMP/pg"
-  rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-now() { date +%s.%N; }
+source bench/lib/throwaway.sh
+bench_throwaway_dir promoted-bench
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 PORT=$(pg_free_port)
