@@ -39,14 +39,17 @@ get() {
 }
 
 start_gateway() {  # start_gateway NAME
-  "$lqe" serve --config "$state/$1.yaml" >"$state/$1.log" 2>&1 &
+  # The log exists before the server starts: the redirect below happens in the child, after the
+  # loop may already read the file.
+  : >"$state/$1.log"
+  "$lqe" serve --config "$state/$1.yaml" >>"$state/$1.log" 2>&1 &
   echo $! >"$state/$1.pid"
   # It listens on a port the kernel picks (a port chosen in advance may be taken meanwhile,
   # even by an outgoing connection); the port is read from its start-up log line.
   local port=""
   for _ in $(seq 1 300); do
     if [[ -z $port ]]; then
-      port=$(sed -n 's/.*lqe serving [0-9]* endpoints on [^ ]*:\([0-9]*\) with.*/\1/p' "$state/$1.log")
+      port=$(sed -n 's/.*lqe serving [0-9]* endpoints on [^ ]*:\([0-9]*\) with.*/\1/p' "$state/$1.log" || true)
       [[ -n $port ]] && echo "$port" >"$state/$1.port"
     fi
     if [[ -n $port ]] && curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1; then return 0; fi
