@@ -2,11 +2,12 @@
 # Shared by the benchmark scripts that run against a throwaway PostgreSQL cluster of their own.
 # Source it from the repository root (after deploy/lib/pg-cluster.sh), then call
 #   bench_throwaway_dir NAME
-# which sets TMP to a new directory /tmp/lqe-NAME.XXXXXX that the postgres user can reach, and
-# stops the cluster in "$TMP/pg" and removes TMP when the script ends (or is interrupted).
+# which sets TMP to a new directory lqe-NAME.XXXXXX in the temp directory (mktemp -t) that the
+# postgres user can reach, and stops the cluster in "$TMP/pg" and removes TMP when the script
+# ends (or is interrupted).
 
 bench_throwaway_dir() {
-  TMP=$(mktemp -d "/tmp/lqe-$1.XXXXXX")
+  TMP=$(mktemp -d -t "lqe-$1.XXXXXX")
   chmod 755 "$TMP"
   trap bench_throwaway_cleanup EXIT INT TERM
 }
