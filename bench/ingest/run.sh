@@ -29,30 +29,17 @@ case $SOURCE in
   *) echo "run.sh: LQE_BENCH_SOURCE must be edge, pooler, auth or postgres" >&2; exit 2 ;;
 esac
 
-TMP=$(mktemp -d /tmp/lqe-ingest-bench.XXXXXX)
-chmod 755 "$TMP"
 SERVE_PID=""
 SAMPLER_PID=""
-cleanup() {
+bench_stop_processes() {
   [[ -n $SAMPLER_PID ]] && kill "$SAMPLER_PID" 2>/dev/null || true
   [[ -n $SERVE_PID ]] && kill "$SERVE_PID" 2>/dev/null && wait "$SERVE_PID" 2>/dev/null || true
-  pg_cluster_stop "$TMP/pg"
-  rm -rf "$TMP"
 }
-trap cleanup EXIT INT TERM
-
-now() { date +%s.%N; }
-rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n / (b - a) }'; }
+source bench/lib/throwaway.sh
+bench_throwaway_dir ingest-bench
 json() { node -e "const o=JSON.parse(process.argv[1]); console.log($2)" "$1"; }
 
-pg_cluster_init "$TMP/pg" >/dev/null
-# A probed port can still be taken before the server binds it (busy shared machine): try again.
-for attempt in 1 2 3; do
-  PORT=$(pg_free_port)
-  pg_cluster_start "$TMP/pg" "$PORT" >"$TMP/pg-start.log" 2>&1 && break
-  ((attempt < 3)) || { cat "$TMP/pg-start.log" >&2; exit 1; }
-done
-SUPER="postgresql://postgres@127.0.0.1:$PORT"
+bench_throwaway_cluster
 fresh_db() {
   psql "$SUPER/postgres" -qX -c "CREATE DATABASE $1"
   "$LQE" migrate --dsn "$SUPER/$1" >/dev/null

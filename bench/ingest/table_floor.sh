@@ -21,13 +21,7 @@ LQE=${LQE_BIN:-$ROOT/build/lqe}
 source bench/lib/throwaway.sh
 bench_throwaway_dir table-floor
 
-pg_cluster_init "$TMP/pg" >/dev/null
-for attempt in 1 2 3; do
-  PORT=$(pg_free_port)
-  pg_cluster_start "$TMP/pg" "$PORT" >"$TMP/pg-start.log" 2>&1 && break
-  ((attempt < 3)) || { cat "$TMP/pg-start.log" >&2; exit 1; }
-done
-SUPER="postgresql://postgres@127.0.0.1:$PORT"
+bench_throwaway_cluster
 fresh_db() {
   psql "$SUPER/postgres" -qX -c "CREATE DATABASE $1"
   "$LQE" migrate --dsn "$SUPER/$1" >/dev/null

@@ -4,7 +4,9 @@
 #   bench_throwaway_dir NAME
 # which sets TMP to a new directory lqe-NAME.XXXXXX in the temp directory (mktemp -t) that the
 # postgres user can reach, and stops the cluster in "$TMP/pg" and removes TMP when the script
-# ends (or is interrupted).
+# ends (or is interrupted), after calling bench_stop_processes when the script defines it.
+# Then bench_throwaway_cluster initialises and starts that cluster on a free port and sets PORT
+# and SUPER (the superuser's DSN without a database).
 
 bench_throwaway_dir() {
   TMP=$(mktemp -d -t "lqe-$1.XXXXXX")
@@ -13,8 +15,21 @@ bench_throwaway_dir() {
 }
 
 bench_throwaway_cleanup() {
+  if declare -F bench_stop_processes >/dev/null; then bench_stop_processes; fi
   pg_cluster_stop "$TMP/pg"
   rm -rf "$TMP"
+}
+
+bench_throwaway_cluster() {
+  pg_cluster_init "$TMP/pg" >/dev/null
+  # A probed port can still be taken before the server binds it (busy shared machine): try again.
+  local attempt
+  for attempt in 1 2 3; do
+    PORT=$(pg_free_port)
+    pg_cluster_start "$TMP/pg" "$PORT" >"$TMP/pg-start.log" 2>&1 && break
+    ((attempt < 3)) || { cat "$TMP/pg-start.log" >&2; exit 1; }
+  done
+  SUPER="postgresql://postgres@127.0.0.1:$PORT"
 }
 
 # Seconds since the epoch with nanoseconds, and events a second between two such times.

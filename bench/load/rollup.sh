@@ -14,9 +14,7 @@ LQE=${LQE_BIN:-$PWD/build/lqe}
 source bench/lib/throwaway.sh
 bench_throwaway_dir rollup-bench
 
-PORT=$(pg_free_port)
-pg_cluster_init "$TMP/pg"
-pg_cluster_start "$TMP/pg" "$PORT"
+bench_throwaway_cluster
 BASE="postgresql://postgres@127.0.0.1:$PORT"
 for db in plain rolled; do psql "$BASE/postgres" -q -c "CREATE DATABASE $db"; done
 "$LQE" migrate --dsn "$BASE/plain" >/dev/null

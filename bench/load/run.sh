@@ -12,9 +12,7 @@ LQE=${LQE_BIN:-$PWD/build/lqe}
 source bench/lib/throwaway.sh
 bench_throwaway_dir load-bench
 
-PORT=$(pg_free_port)
-pg_cluster_init "$TMP/pg"
-pg_cluster_start "$TMP/pg" "$PORT"
+bench_throwaway_cluster
 DSN="postgresql://postgres@127.0.0.1:$PORT/bench"
 psql "postgresql://postgres@127.0.0.1:$PORT/postgres" -q -c "CREATE DATABASE bench"
 "$LQE" migrate --dsn "$DSN" >/dev/null

@@ -27,9 +27,7 @@ source bench/lib/throwaway.sh
 bench_throwaway_dir promoted-bench
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
-PORT=$(pg_free_port)
-pg_cluster_init "$TMP/pg"
-pg_cluster_start "$TMP/pg" "$PORT"
+bench_throwaway_cluster
 SERVER="postgresql://postgres@127.0.0.1:$PORT"
 psql "$SERVER/postgres" -q -c "CREATE DATABASE bench"
 DSN="$SERVER/bench"
