@@ -80,6 +80,22 @@ class VectorReplayTest : public ::testing::Test {
                         {{"Content-Encoding", "gzip"}});
   }
 
+  // Posts `body`, then posts it again as Vector retries a batch whose answer it did not see,
+  // then twice at once; every post must be answered 200.
+  void PostRetriedThenTwiceAtOnce(const std::string& body) {
+    const HttpResult first = PostAsVector(body);
+    ASSERT_EQ(first.status, 200) << first.body << first.error << "\n" << server_.Log();
+    const HttpResult retry = PostAsVector(body);
+    EXPECT_EQ(retry.status, 200) << retry.body << retry.error;
+    auto a = std::async(std::launch::async, [&] { return PostAsVector(body); });
+    auto b = std::async(std::launch::async, [&] { return PostAsVector(body); });
+    const HttpResult ra = a.get();
+    const HttpResult rb = b.get();
+    EXPECT_EQ(ra.status, 200) << ra.body << ra.error;
+    EXPECT_EQ(rb.status, 200) << rb.body << rb.error;
+    EXPECT_EQ(rb.body, R"({"message":"Logged!"})");
+  }
+
   lqe::testing::TestDatabase db_{"vector"};
   IngestServer server_{db_};
 };
@@ -110,18 +126,7 @@ TEST_F(VectorReplayTest, RetriedAndConcurrentBatchesWithIdsAreStoredOnce) {
   int events = 0;
   const std::string body = KongBatch(0, 1'000'000, true, &events);
   ASSERT_GT(events, 1'000);
-  const HttpResult first = PostAsVector(body);
-  ASSERT_EQ(first.status, 200) << first.body << first.error << "\n" << server_.Log();
-  // Vector's retry of the same batch (it did not see the first answer), then two at once.
-  const HttpResult retry = PostAsVector(body);
-  EXPECT_EQ(retry.status, 200) << retry.body << retry.error;
-  auto a = std::async(std::launch::async, [&] { return PostAsVector(body); });
-  auto b = std::async(std::launch::async, [&] { return PostAsVector(body); });
-  const HttpResult ra = a.get();
-  const HttpResult rb = b.get();
-  EXPECT_EQ(ra.status, 200) << ra.body << ra.error;
-  EXPECT_EQ(rb.status, 200) << rb.body << rb.error;
-  EXPECT_EQ(rb.body, R"({"message":"Logged!"})");
+  ASSERT_NO_FATAL_FAILURE(PostRetriedThenTwiceAtOnce(body));
 
   EXPECT_EQ(LogsAllCount("true"), events);
   EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge"), events);
@@ -132,15 +137,7 @@ TEST_F(VectorReplayTest, RetriedAndConcurrentBatchesWithoutIdsAreStoredOnce) {
   int events = 0;
   const std::string body = KongBatch(0, 1'000'000, false, &events);
   ASSERT_GT(events, 1'000);
-  const HttpResult first = PostAsVector(body);
-  ASSERT_EQ(first.status, 200) << first.body << first.error << "\n" << server_.Log();
-  // The answer to the first post was lost: Vector sends the same bytes again, then twice at once.
-  const HttpResult retry = PostAsVector(body);
-  EXPECT_EQ(retry.status, 200) << retry.body << retry.error;
-  auto a = std::async(std::launch::async, [&] { return PostAsVector(body); });
-  auto b = std::async(std::launch::async, [&] { return PostAsVector(body); });
-  EXPECT_EQ(a.get().status, 200);
-  EXPECT_EQ(b.get().status, 200);
+  ASSERT_NO_FATAL_FAILURE(PostRetriedThenTwiceAtOnce(body));
   EXPECT_EQ(LogsAllCount("true"), events);
   EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge"), events);
 
