@@ -92,10 +92,21 @@ restart_cluster() {
   return 1
 }
 
-setup() {
+# The clusters' files live in a temp directory that $state links to: the postgres user must
+# traverse every parent of a data directory, which a checkout under a private directory (a
+# clone in `mktemp -d`, a home directory) does not allow.
+remove_state() {
+  if [[ -L $state ]]; then rm -rf "$(readlink "$state")"; fi
   rm -rf "$state"
-  mkdir -p "$state"
-  chmod 755 "$state"
+}
+
+setup() {
+  remove_state
+  local files
+  files=$(mktemp -d -t lqe-cluster-state.XXXXXX)
+  chmod 755 "$files"
+  mkdir -p "$(dirname "$state")"
+  ln -s "$files" "$state"
   local p s r
   p=$(pg_free_port)
   s=$(pg_free_port)
@@ -216,6 +227,7 @@ teardown() {
     fi
   done
   for c in r s p; do pg_cluster_stop "$state/$c"; done
+  remove_state
 }
 
 # compare PATH [curl args...]: the three gateways answer 200 with the same JSON.
