@@ -16,6 +16,10 @@
 # Usage: cluster_test.sh PHASE STATE_DIR SOURCE_DIR LQE_BINARY
 set -euo pipefail
 phase=$1 state=$2 src=$3 lqe=$4
+# STATE_DIR is a link to the clusters' temp directory (see setup): every phase works in the
+# target itself, since the postgres user may not traverse the link's parents.
+state_link=$state
+if [[ -L $state_link ]]; then state=$(readlink "$state_link"); fi
 source "$src/deploy/lib/pg-cluster.sh"
 
 fail() {
@@ -96,8 +100,8 @@ restart_cluster() {
 # traverse every parent of a data directory, which a checkout under a private directory (a
 # clone in `mktemp -d`, a home directory) does not allow.
 remove_state() {
-  if [[ -L $state ]]; then rm -rf "$(readlink "$state")"; fi
-  rm -rf "$state"
+  if [[ -L $state_link ]]; then rm -rf "$(readlink "$state_link")"; fi
+  rm -rf "$state_link"
 }
 
 setup() {
@@ -105,8 +109,9 @@ setup() {
   local files
   files=$(mktemp -d -t lqe-cluster-state.XXXXXX)
   chmod 755 "$files"
-  mkdir -p "$(dirname "$state")"
-  ln -s "$files" "$state"
+  mkdir -p "$(dirname "$state_link")"
+  ln -s "$files" "$state_link"
+  state=$files
   local p s r
   p=$(pg_free_port)
   s=$(pg_free_port)
