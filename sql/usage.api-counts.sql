@@ -9,8 +9,12 @@
 -- exactly the raw answer, else every row is read from logs.edge. The rollup answers when
 -- @project is a plain string (letters, digits, '_', '-'; at least 3) that no URL contains after
 -- its prefix: such a string cannot straddle the '/', '?' or '#' ending the prefix, so a URL
--- contains it exactly when its prefix does. "No URL" is proved by one of its 3-character
--- substrings missing from logs.edge_url_rest_trigrams over the window's days. The window's
+-- contains it exactly when its prefix does. "No URL" is proved by one trigram missing from
+-- logs.edge_url_rest_trigrams (migration 025: pg_trgm's inner trigrams of the lower-cased
+-- alphanumeric words of every URL rest) over the window's days: a rest containing @project
+-- holds each maximal run of letters and digits of @project inside one of its words, so it has
+-- every 3-character substring of each lower-cased run of 3 or more. A project without such a run
+-- ('ab-cd'), or whose lower case is not ASCII, reads logs.edge. The window's
 -- partial first minute is always read from logs.edge. Where an index range should serve it, the
 -- window's start is written out (Postgres estimates it and evaluates it once as an index key);
 -- the long windows read most of the rollup, so they compare with a value computed once
@@ -52,9 +56,11 @@ split as (
   from bounds
 ),
 project_trigrams as (
-  select distinct substr(@project, i, 3) as trigram
-  from unnest(generate_array(1, length(@project) - 2)) as i
+  select distinct substr(run, i, 3) as trigram
+  from unnest(regexp_extract_all(lower(@project), r'[a-z0-9]{3,}')) as run
+  cross join unnest(generate_array(1, length(run) - 2)) as i
   where regexp_contains(@project, r'^[A-Za-z0-9_-]{3,}$')
+    and regexp_contains(lower(@project), r'^[a-z0-9_-]+$')
 ),
 rest_trigrams as (
   select count(distinct g.trigram) as found

@@ -101,8 +101,9 @@ sql -c "INSERT INTO logs.edge_api_minute AS a
       FROM public.volume_req, generate_series(1, $((FACTOR - 1))) AS k, LATERAL (SELECT $(shifted ts k) AS ts) s
       GROUP BY rest
     ), trigram_days AS (
-      SELECT substr(rest, i, 3) AS trigram, bit_or(days) AS days
-      FROM rest_days, generate_series(1, length(rest) - 2) AS i GROUP BY 1
+      -- the trigrams the trigger stores for a rest (migration 025)
+      SELECT t.trigram, bit_or(days) AS days
+      FROM rest_days, unnest(logs.url_rest_trigrams(rest)) AS t(trigram) GROUP BY 1
     )
     INSERT INTO logs.edge_url_rest_trigrams (day, trigram)
     SELECT ('$FIRST_DAY'::date + b)::timestamp AT TIME ZONE 'UTC', trigram

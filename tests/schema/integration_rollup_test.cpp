@@ -7,52 +7,14 @@
 #include <memory>
 #include <pqxx/pqxx>
 
-#include "lqe/catalog.h"
-#include "lqe/regex.h"
-#include "lqe/translate.h"
 #include "schema_test_util.h"
 #include "support/test_database.h"
+#include "usage_chart.h"
 
 namespace lqe::testing {
 namespace {
 
 const char* const kIntervals[] = {"minutely", "hourly", "daily", "1hr", "1day", "7day"};
-
-struct Prepared {
-  std::string sql;
-  std::vector<BoundParam> params;
-};
-
-Prepared TranslateFile(const std::string& relative) {
-  std::string error;
-  static const Catalog catalog = Catalog::FromEntries(
-      Catalog::ParseTsv(ReadFileText(SourcePath("schema/catalogue_seed.tsv")), &error), &error);
-  TranslateOptions options;
-  options.catalog = &catalog;
-  options.params["interval"] = Type::Scalar(TypeKind::kString);
-  options.params["project"] = Type::Scalar(TypeKind::kString);
-  const TranslateResult result = Translate(ReadFileText(SourcePath(relative)), options);
-  if (!result.ok()) throw std::runtime_error(relative + ": " + result.error().message);
-  return {result.value().pg_sql, result.value().params};
-}
-
-// Every row as one text line, in the query's order.
-std::vector<std::string> RunChart(pqxx::work& tx, const Prepared& q, const std::string& interval,
-                                  const std::string& project) {
-  std::vector<std::string> values;
-  for (const BoundParam& p : q.params) {
-    const std::string& raw = p.name == "interval" ? interval : project;
-    values.push_back(p.transform == ParamTransform::kRegexPattern ? ConvertRe2ToPosix(raw).pattern
-                                                                  : raw);
-  }
-  std::vector<std::string> rows;
-  for (const auto& row : tx.exec_params(q.sql, pqxx::prepare::make_dynamic_params(values))) {
-    std::string line;
-    for (const auto& field : row) line += std::string(field.c_str()) + '|';
-    rows.push_back(line);
-  }
-  return rows;
-}
 
 class RollupTest : public ::testing::Test {
  protected:
@@ -102,8 +64,8 @@ std::unique_ptr<TestDatabase> RollupTest::shared_db;
 std::string* RollupTest::embedded_ref = nullptr;
 
 TEST_F(RollupTest, EveryIntervalEqualsTheRawQuery) {
-  const Prepared raw = TranslateFile("tests/fixtures/volume/usage.api-counts.raw.sql");
-  const Prepared shipped = TranslateFile("sql/usage.api-counts.sql");
+  const PreparedChart raw = TranslateChart("tests/fixtures/volume/usage.api-counts.raw.sql");
+  const PreparedChart shipped = TranslateChart("sql/usage.api-counts.sql");
   pqxx::connection conn(shared_db->dsn());
   std::vector<std::string> projects = {
       *embedded_ref, "default", "supabase", "co/rest", ".*",
@@ -136,7 +98,7 @@ TEST_F(RollupTest, EveryIntervalEqualsTheRawQuery) {
 // A marker added to the rollup alone shows which path answered: a plain reference is read from
 // the rollup, anything else (a regex, a reference found inside some URL's path) from logs.edge.
 TEST_F(RollupTest, PlainReferencesReadTheRollupAndOthersTheRawTable) {
-  const Prepared shipped = TranslateFile("sql/usage.api-counts.sql");
+  const PreparedChart shipped = TranslateChart("sql/usage.api-counts.sql");
   pqxx::connection conn(shared_db->dsn());
   pqxx::work tx(conn);
   const std::string ref =
