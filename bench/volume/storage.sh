@@ -11,12 +11,18 @@
 # PostgreSQL 15 only calls the toaster for rows over 2,032 bytes, whatever toast_tuple_target
 # says, so "extended" and "main" store exactly what "default" does; "forced" shows what
 # compressing every row would give. SETTINGS="..." picks some; QUERIES="..." the settings the
-# query set runs on (default "default forced": the others store the same rows as default).
+# query set and the file system estimates run on (default "default forced": the others store
+# the same rows as default).
 # Per setting: `lqe load` (events/s) and the WAL it writes, the table's size (heap, TOAST,
 # indexes) and the metadata column's mean stored size, a COPY of lqe's formed rows into the
 # emptied table (2 connections, lz4, the table_floor.sh way: PostgreSQL's own cost) and its WAL,
 # and the volume query set (bench/volume/queries.sh, REPS rounds, warm cache, as the gateway
 # role: jit off).
+#
+# The compressing file system's sizes are estimated by compressing the files' 128 KiB pieces;
+# FS=btrfs (as root; btrfs-progs and btrfs-compsize installed) runs everything on a real btrfs
+# file system mounted with compress-force=zstd from a sparse loop file of FS_SIZE (default 20G)
+# and also reports what compsize finds the files take on it.
 #
 # Usage: bench/volume/storage.sh [COUNT] [REPS]   (defaults 200000 2; LQE_BIN: the binary)
 set -euo pipefail
@@ -31,6 +37,18 @@ LQE=$LQE_BIN
 
 source bench/lib/throwaway.sh
 bench_throwaway_dir storage
+if [ "${FS:-}" = btrfs ]; then
+  truncate -s "${FS_SIZE:-20G}" "$TMP/fs.img"
+  mkfs.btrfs -q "$TMP/fs.img"
+  mkdir "$TMP/pg"
+  mount -o loop,compress-force=zstd "$TMP/fs.img" "$TMP/pg"
+  chmod 755 "$TMP/pg"
+  unmount_fs() {
+    pg_cluster_stop "$TMP/pg"
+    umount "$TMP/pg" || umount -l "$TMP/pg"
+  }
+  bench_stop_processes() { unmount_fs; }
+fi
 bench_throwaway_cluster
 
 echo "storage: $COUNT edge events; load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
@@ -86,26 +104,33 @@ sizes() {
 # system that compresses 128 KiB extents with zstd level 3 in 4 KiB blocks (btrfs compress=zstd),
 # and with lz4 instead: what compression below PostgreSQL, across rows, would give.
 fs_compressed() {
-  local data files
+  local data segments=()
   data=$(psql "$SUPER/$1" -qAtX -c "SHOW data_directory")
-  files=$(psql "$SUPER/$1" -qAtX -c "SELECT pg_relation_filepath(r) FROM pg_inherits i,
-      LATERAL (SELECT i.inhrelid UNION ALL SELECT indexrelid FROM pg_index WHERE indrelid = i.inhrelid) x(r)
-    WHERE i.inhparent = 'logs.edge'::regclass")
   psql "$SUPER/$1" -qX -c "CHECKPOINT"
+  for f in $(psql "$SUPER/$1" -qAtX -c "SELECT pg_relation_filepath(r) FROM pg_inherits i,
+      LATERAL (SELECT i.inhrelid UNION ALL SELECT indexrelid FROM pg_index WHERE indrelid = i.inhrelid) x(r)
+    WHERE i.inhparent = 'logs.edge'::regclass"); do
+    for segment in "$data/$f" "$data/$f".[0-9]*; do
+      if [ -f "$segment" ]; then segments+=("$segment"); fi
+    done
+  done
+  stat -c %s "${segments[@]}" | awk '{ total += $1 } END { printf "%.1f ", total / 1048576 }'
   for tool in "zstd -3" "lz4 -1"; do
-    for f in $files; do
-      for segment in "$data/$f" "$data/$f".[0-9]*; do
-        if [ -f "$segment" ]; then split -b 131072 --filter="$tool -q -c | wc -c" "$segment"; fi
-      done
+    for segment in "${segments[@]}"; do
+      split -b 131072 --filter="$tool -q -c | wc -c" "$segment"
     done | awk '{ total += int(($1 + 4095) / 4096) * 4096 } END { printf "%.1f ", total / 1048576 }'
   done
+  if [ "${FS:-}" = btrfs ]; then
+    sync
+    compsize -b "${segments[@]}" | awk '$1 == "TOTAL" { printf "%.1f", $3 / 1048576 }'
+  fi
   echo
 }
 lsn() { psql "$SUPER/$1" -qAtX -c "SELECT pg_current_wal_lsn()"; }
 wal_mb() { psql "$SUPER/$1" -qAtX -c "SELECT round(pg_wal_lsn_diff('$3', '$2') / 1048576.0, 1)"; }
 
 RESULTS=()
-FS=()
+FS_ROWS=()
 for setting in ${SETTINGS:-default extended main forced}; do
   db="s_$setting"
   psql "$SUPER/postgres" -qX -c "CREATE DATABASE $db"
@@ -138,8 +163,10 @@ for setting in ${SETTINGS:-default extended main forced}; do
   COPY_RATE=$(rate "$COUNT" "$t0" "$t1")
   COPY_WAL=$(wal_mb "$db" "$a" "$b")
   psql "$SUPER/$db" -qX -c "VACUUM ANALYZE logs.edge" -c "VACUUM ANALYZE logs.edge_api_minute"
-  read -r FS_ZSTD FS_LZ4 < <(fs_compressed "$db")
-  FS+=("| $setting | $(awk -v h="$HEAP" -v i="$INDEXES" 'BEGIN { printf "%.1f", h + i }') | $FS_ZSTD | $FS_LZ4 |")
+  if [[ " ${QUERIES:-default forced} " == *" $setting "* ]]; then
+    read -r FS_PLAIN FS_ZSTD FS_LZ4 FS_BTRFS < <(fs_compressed "$db")
+    FS_ROWS+=("| $setting | $FS_PLAIN | $FS_ZSTD | $FS_LZ4 | ${FS_BTRFS:-not run (FS=btrfs)} |")
+  fi
   TOTAL=$(awk -v h="$HEAP" -v t="$TOAST" -v i="$INDEXES" 'BEGIN { printf "%.1f", h + t + i }')
   PER_ROW=$(awk -v h="$HEAP" -v t="$TOAST" -v n="$COUNT" 'BEGIN { printf "%.0f", (h + t) * 1048576 / n }')
   RESULTS+=("| $setting | $HEAP | $TOAST | $INDEXES | $TOTAL | $PER_ROW | $META | $LOAD_RATE | $LOAD_WAL | $COPY_RATE | $COPY_WAL |")
@@ -158,7 +185,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${RESULTS[@]}"
 echo
 echo "heap and index files of the partitions after the COPY, as stored and on a compressing file system:"
-echo "| setting | files MB | zstd-3 in 128 KiB extents, MB | lz4 in 128 KiB extents, MB |"
-echo "|---|---|---|---|"
-printf '%s\n' "${FS[@]}"
+echo "| setting | files MB | zstd-3 in 128 KiB extents, MB | lz4 in 128 KiB extents, MB | on btrfs compress-force=zstd (compsize), MB |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${FS_ROWS[@]}"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
