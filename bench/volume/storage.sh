@@ -17,7 +17,9 @@
 # indexes) and the metadata column's mean stored size, a COPY of lqe's formed rows into the
 # emptied table (2 connections, lz4, the table_floor.sh way: PostgreSQL's own cost) and its WAL,
 # and the volume query set (bench/volume/queries.sh, REPS rounds, warm cache, as the gateway
-# role: jit off).
+# role: jit off; QUERY_SET=0 skips it). At the end three reads (a scan of every row's metadata,
+# the newest 100 rows, a filtered listing) run on the queried settings' databases in REPS
+# interleaved rounds, so that a busy machine's load falls on each setting alike.
 #
 # The compressing file system's sizes are estimated by compressing the files' 128 KiB pieces;
 # FS=btrfs (as root; btrfs-progs and btrfs-compsize installed) runs everything on a real btrfs
@@ -130,6 +132,7 @@ lsn() { psql "$SUPER/$1" -qAtX -c "SELECT pg_current_wal_lsn()"; }
 wal_mb() { psql "$SUPER/$1" -qAtX -c "SELECT round(pg_wal_lsn_diff('$3', '$2') / 1048576.0, 1)"; }
 
 RESULTS=()
+KEPT=()
 FS_ROWS=()
 for setting in ${SETTINGS:-default extended main forced}; do
   db="s_$setting"
@@ -173,10 +176,45 @@ for setting in ${SETTINGS:-default extended main forced}; do
   echo "${RESULTS[-1]}"
 
   if [[ " ${QUERIES:-default forced} " == *" $setting "* ]]; then
-    echo "queries, $setting ($REPS rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)):"
-    bash bench/volume/queries.sh "$SUPER/$db" "$REPS" 2>/dev/null | grep '^|'
+    if [ "${QUERY_SET:-1}" != 0 ]; then
+      echo "queries, $setting ($REPS rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)):"
+      bash bench/volume/queries.sh "$SUPER/$db" "$REPS" 2>/dev/null | grep '^|'
+    fi
+    KEPT+=("$setting")
+  else
+    psql "$SUPER/postgres" -qX -c "DROP DATABASE $db"
   fi
-  psql "$SUPER/postgres" -qX -c "DROP DATABASE $db"
+done
+
+# The same reads on each kept setting's database, interleaved round by round so that the
+# machine's load falls on every setting alike: SCAN_RUNS timed runs after a warm one, medians.
+declare -A READS=(
+  [1-scan]="SELECT count(*) FROM logs.edge WHERE (metadata->'response'->>'status_code')::int >= 500"
+  [2-listing]="SELECT \"timestamp\", id, event_message, metadata FROM logs.edge WHERE project = 'default' ORDER BY \"timestamp\" DESC NULLS LAST LIMIT 100"
+  [3-filtered]="SELECT \"timestamp\", metadata FROM logs.edge WHERE project = 'default' AND \"timestamp\" > now() - interval '1 day' AND metadata->'request'->>'method' = 'DELETE' ORDER BY \"timestamp\" DESC NULLS LAST LIMIT 100"
+)
+READ_NAMES=$(printf '%s\n' "${!READS[@]}" | sort)
+: >"$TMP/reads.t"
+for round in $(seq 1 "$REPS"); do
+  for setting in "${KEPT[@]}"; do
+    for name in $READ_NAMES; do
+      { echo "SET jit = off;"; echo "${READS[$name]};"; echo '\timing on'
+        for _ in $(seq 1 "${SCAN_RUNS:-3}"); do echo "${READS[$name]};"; done; } |
+        psql "$SUPER/s_$setting" -qAtX -o /dev/null | sed -n "s/^Time: \([0-9.]*\) ms.*/$setting $name \1/p" >>"$TMP/reads.t"
+    done
+  done
+done
+echo
+echo "reads, $REPS interleaved rounds of ${SCAN_RUNS:-3} (median ms; 1-scan: every row's metadata; 2-listing: newest 100 with metadata; 3-filtered: last day's DELETEs):"
+echo "| setting | $(echo $READ_NAMES | sed 's/ / | /g') |"
+echo "|---|$(for _ in $READ_NAMES; do printf -- '---|'; done)"
+for setting in "${KEPT[@]}"; do
+  row="| $setting |"
+  for name in $READ_NAMES; do
+    row+=" $(awk -v s="$setting" -v n="$name" '$1 == s && $2 == n { print $3 }' "$TMP/reads.t" | sort -n |
+      awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] }') |"
+  done
+  echo "$row"
 done
 
 echo
