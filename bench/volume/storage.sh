@@ -193,12 +193,12 @@ declare -A READS=(
   [2-listing]="SELECT \"timestamp\", id, event_message, metadata FROM logs.edge WHERE project = 'default' ORDER BY \"timestamp\" DESC NULLS LAST LIMIT 100"
   [3-filtered]="SELECT \"timestamp\", metadata FROM logs.edge WHERE project = 'default' AND \"timestamp\" > now() - interval '1 day' AND metadata->'request'->>'method' = 'DELETE' ORDER BY \"timestamp\" DESC NULLS LAST LIMIT 100"
 )
-READ_NAMES=$(printf '%s\n' "${!READS[@]}" | sort)
+mapfile -t READ_NAMES < <(printf '%s\n' "${!READS[@]}" | sort)
 : >"$TMP/reads.t"
-for round in $(seq 1 "$REPS"); do
+for _ in $(seq 1 "$REPS"); do
   for setting in "${KEPT[@]}"; do
-    for name in $READ_NAMES; do
-      { echo "SET jit = off;"; echo "${READS[$name]};"; echo '\timing on'
+    for name in "${READ_NAMES[@]}"; do
+      { echo "SET jit = off;"; echo "${READS[$name]};"; printf '%s\n' '\timing on'
         for _ in $(seq 1 "${SCAN_RUNS:-3}"); do echo "${READS[$name]};"; done; } |
         psql "$SUPER/s_$setting" -qAtX -o /dev/null | sed -n "s/^Time: \([0-9.]*\) ms.*/$setting $name \1/p" >>"$TMP/reads.t"
     done
@@ -206,11 +206,11 @@ for round in $(seq 1 "$REPS"); do
 done
 echo
 echo "reads, $REPS interleaved rounds of ${SCAN_RUNS:-3} (median ms; 1-scan: every row's metadata; 2-listing: newest 100 with metadata; 3-filtered: last day's DELETEs):"
-echo "| setting | $(echo $READ_NAMES | sed 's/ / | /g') |"
-echo "|---|$(for _ in $READ_NAMES; do printf -- '---|'; done)"
+echo "| setting |$(printf ' %s |' "${READ_NAMES[@]}")"
+echo "|---|$(for _ in "${READ_NAMES[@]}"; do printf -- '---|'; done)"
 for setting in "${KEPT[@]}"; do
   row="| $setting |"
-  for name in $READ_NAMES; do
+  for name in "${READ_NAMES[@]}"; do
     row+=" $(awk -v s="$setting" -v n="$name" '$1 == s && $2 == n { print $3 }' "$TMP/reads.t" | sort -n |
       awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] }') |"
   done
