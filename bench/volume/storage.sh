@@ -7,10 +7,11 @@
 #   main     toast_tuple_target=128 and every text/jsonb column lz4 with storage MAIN (compressed
 #            in the row, out of line only past ~8 KB)
 #   forced   main, plus a generated 2 KB column of spaces (it compresses to 26 bytes) that lifts
-#            every row over the 2,032-byte threshold: the rows lz4 inline compression gives
+#            every row over the 2,032-byte threshold
 # PostgreSQL 15 only calls the toaster for rows over 2,032 bytes, whatever toast_tuple_target
-# says, so "extended" and "main" store exactly what "default" does; "forced" shows what
-# compressing every row would give. SETTINGS="..." picks some; QUERIES="..." the settings the
+# says, so "extended" and "main" compress no more rows than "default" ("extended" even moves the
+# metadata of the larger rows out of line); "forced" shows what compressing every row with lz4
+# would give. SETTINGS="..." picks some; QUERIES="..." the settings the
 # query set and the file system estimates run on (default "default forced": the others store
 # the same rows as default).
 # Per setting: `lqe load` (events/s) and the WAL it writes, the table's size (heap, TOAST,
@@ -45,11 +46,11 @@ if [ "${FS:-}" = btrfs ]; then
   mkdir "$TMP/pg"
   mount -o loop,compress-force=zstd "$TMP/fs.img" "$TMP/pg"
   chmod 755 "$TMP/pg"
-  unmount_fs() {
+  # Called by the throwaway cleanup before it removes TMP: the server first, then the mount.
+  bench_stop_processes() {
     pg_cluster_stop "$TMP/pg"
     umount "$TMP/pg" || umount -l "$TMP/pg"
   }
-  bench_stop_processes() { unmount_fs; }
 fi
 bench_throwaway_cluster
 
