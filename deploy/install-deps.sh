@@ -21,8 +21,8 @@ TEST_PACKAGES=(
   clang libclang-rt-14-dev clang-format clang-tidy
   git
 )
-# Only for bench/ (load tests side by side with nginx).
-BENCH_PACKAGES=(libbenchmark-dev wrk nginx-light)
+# Only for bench/ (load tests side by side with nginx; bench/volume/storage.sh's FS=btrfs).
+BENCH_PACKAGES=(libbenchmark-dev wrk nginx-light btrfs-progs btrfs-compsize)
 
 usage() {
   echo "usage: deploy/install-deps.sh [--test] [--bench]" >&2
