@@ -173,6 +173,8 @@ QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_out
         final_output ? IsKind(item.value.type, TypeKind::kArray) : item.value.json_array && !single;
     TypePtr type = item.value.type ? item.value.type : Type::Scalar(TypeKind::kUnknown);
     out.columns.push_back({name, type, json, single && !final_output});
+    out.columns.back().not_null =
+        !item.value.not_null_sql.empty() && item.value.sql == item.value.not_null_sql;
   }
   return out;
 }
