@@ -56,6 +56,14 @@ class RoutedRollupTest : public ::testing::TestWithParam<bool> {
     const CommandResult loaded =
         RunLqe({"load", "--dsn", coord_->dsn(), "--source", "edge", WriteTempFile(generated.out)});
     ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
+    // A source without a rollup, for comparison.
+    const CommandResult postgres = RunLqe(
+        {"generate", "--source", "postgres", "--count", "300", "--projects", "4", "--seed", "3"});
+    ASSERT_EQ(postgres.exit_code, 0) << postgres.err;
+    ASSERT_EQ(RunLqe({"load", "--dsn", coord_->dsn(), "--source", "postgres",
+                      WriteTempFile(postgres.out)})
+                  .exit_code,
+              0);
     std::string config = "database:\n  dsn: \"" + coord_->dsn() + "\"\nendpoints_dir: \"" +
                          SourcePath("examples/rollups/endpoints") + "\"\n" +
                          ReadFileText(SourcePath("examples/rollups/rollups.yaml")) +
@@ -103,6 +111,25 @@ TEST_P(RoutedRollupTest, ColdDayEventsAreStoredAndCountedByEveryRollup) {
                   "pg_partition_tree('logs.edge') p JOIN pg_class c ON c.oid = p.relid WHERE "
                   "c.relkind = 'f'"),
             0);
+
+  // A source without a rollup keeps PostgreSQL's own (batched) routing: no trigger, no feed.
+  EXPECT_GT(Count(*conn_,
+                  "SELECT count(*) FROM pg_partition_tree('logs.postgres') p JOIN "
+                  "pg_class c ON c.oid = p.relid WHERE c.relkind = 'f'"),
+            0);
+  EXPECT_EQ(Count(*conn_,
+                  "SELECT count(*) FROM pg_partition_tree('logs.postgres') p JOIN pg_trigger g ON "
+                  "g.tgrelid = p.relid WHERE g.tgname = 'insert_routed_row'"),
+            0);
+  EXPECT_EQ(Count(*conn_, "SELECT count(*) FROM pg_class WHERE relname = 'postgres_routed'"), 0);
+  {
+    pqxx::work tx(*conn_);
+    tx.exec(
+        "INSERT INTO logs.postgres (id, \"timestamp\", project, event_message) VALUES ('late-pg', "
+        "now() - interval '5 days', 'late', 'x')");
+    tx.commit();
+  }
+  EXPECT_EQ(Count(*conn_, "SELECT count(*) FROM logs.postgres WHERE id = 'late-pg'"), 1);
 
   // lqe load: another 8 days of events, most of them cold, in batches mixing cold and hot days.
   const CommandResult generated =
