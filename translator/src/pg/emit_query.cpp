@@ -136,6 +136,7 @@ QueryOut Emitter::EmitSetOp(const ast::SetOp& op, bool final_output) {
   }
   for (std::size_t i = 0; i < left.columns.size(); ++i) {
     left.columns[i].type = CommonType(left.columns[i].type, right.columns[i].type);
+    left.columns[i].not_null = left.columns[i].not_null && right.columns[i].not_null;
   }
   left.sql = "(" + left.sql + ")" + SetOpKeyword(op) + "(" + right.sql + ")";
   return left;
