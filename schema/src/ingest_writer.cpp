@@ -25,7 +25,7 @@ void CheckSource(PgConn& conn, const std::string& source) {
   if (!ValidSourceName(source)) throw IngestError("invalid source name \"" + source + "\"");
   const auto result = conn.Exec(
       "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-      "WHERE n.nspname = 'logs' AND c.relname = $1 AND c.relkind = 'p'",
+      "WHERE n.nspname = 'logs' AND c.relname = $1 AND c.relkind = 'p' AND NOT c.relispartition",
       {source});
   if (result.Rows() == 0) {
     throw IngestError("unknown source \"" + source + "\": no table logs." + source +

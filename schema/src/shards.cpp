@@ -93,7 +93,7 @@ void EnsureServer(pqxx::work& tx, const ShardNodeTarget& node, int fetch_size) {
 void MoveUniqueIndexesToPartitions(pqxx::work& tx) {
   auto parents = tx.exec(
       "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-      "WHERE n.nspname = 'logs' AND c.relkind = 'p' ORDER BY 1");
+      "WHERE n.nspname = 'logs' AND c.relkind = 'p' AND NOT c.relispartition ORDER BY 1");
   for (const auto& parent : parents) {
     std::string source = parent[0].as<std::string>();
     auto parts = tx.exec_params(
@@ -221,6 +221,15 @@ void PrepareNodeTable(const ShardNodeTarget& node, const DayShape& shape,
   tx.commit();
 }
 
+// Every log table's foreign partitions take inserts with its rollups exact (migration 031); for
+// days moved before that migration.
+void PrepareRoutedInserts(pqxx::work& tx) {
+  tx.exec(
+      "SELECT logs.prepare_routed_inserts(c.relname) FROM pg_class c JOIN pg_namespace n ON "
+      "n.oid = c.relnamespace WHERE n.nspname = 'logs' AND c.relkind = 'p' AND NOT "
+      "c.relispartition");
+}
+
 // In the coordinator transaction: fills `staged` (already created) from the local partition,
 // puts it in the partition's place for the day's range, then (after commit) analyzes it.
 void SwapInForDay(pqxx::connection& coordinator, pqxx::work& tx, const LocalDay& day,
@@ -239,6 +248,8 @@ void SwapInForDay(pqxx::connection& coordinator, pqxx::work& tx, const LocalDay&
   tx.exec("ALTER TABLE logs." + tx.quote_name(day.source) + " ATTACH PARTITION logs." +
           tx.quote_name(day.partition) + " FOR VALUES FROM (" + from + ") TO (" + Quote(tx, upper) +
           ")");
+  // Late events for the day keep its source's rollups exact (migration 031).
+  tx.exec_params("SELECT logs.prepare_routed_inserts($1)", day.source);
   tx.commit();
   // The planner's row estimates for foreign partitions come from a sample of the node.
   pqxx::nontransaction analyze(coordinator);
@@ -308,6 +319,7 @@ ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan) {
       report.servers.push_back(node.name);
     }
     MoveUniqueIndexesToPartitions(tx);
+    PrepareRoutedInserts(tx);
     // Aggregates reach the nodes only when they are planned per partition.
     tx.exec("ALTER DATABASE " + tx.quote_name(coordinator.dbname()) +
             " SET enable_partitionwise_aggregate = on");

@@ -40,8 +40,10 @@ std::vector<Column> RowColumns(const SourceSchema& source) {
   std::vector<Column> cols;
   for (const auto& f : source.row->fields) {
     const bool single = names::EqualsIgnoreCase(f.name, "metadata") && IsRepeatedRecord(f.type);
+    // "timestamp" is the partition key, NOT NULL in every log table.
     cols.push_back({f.name, f.type, IsKind(f.type, TypeKind::kArray) && !single, single,
-                    single ? &source.promoted : nullptr});
+                    single ? &source.promoted : nullptr,
+                    names::EqualsIgnoreCase(f.name, "timestamp")});
   }
   return cols;
 }
@@ -220,7 +222,9 @@ std::string Emitter::JoinOn(const ast::Join& join, std::vector<std::string>& on_
 
 std::string Emitter::EmitJoin(const ast::Join& join, std::vector<std::string>& conditions) {
   using K = ast::Join::Kind;
+  const std::size_t left_begin = scope_->vars.size();
   std::string left = EmitFrom(*join.left, conditions);
+  const std::size_t right_begin = scope_->vars.size();
   if (join.left->Is<ast::Join>() && join.left->As<ast::Join>().parenthesized &&
       left.find(" JOIN ") != std::string::npos) {
     left = "(" + left + ")";
@@ -288,7 +292,16 @@ std::string Emitter::EmitJoin(const ast::Join& join, std::vector<std::string>& c
     conditions.insert(conditions.end(), right_conditions.begin(), right_conditions.end());
     right_conditions.clear();
   }
-  return sql + *right + JoinOn(join, right_conditions);
+  sql += *right + JoinOn(join, right_conditions);
+  // The outer side of an outer join holds NULLs where nothing matched.
+  const bool left_outer = join.join_kind == K::kRight || join.join_kind == K::kFull;
+  const bool right_outer = join.join_kind == K::kLeft || join.join_kind == K::kFull;
+  for (std::size_t i = left_begin; i < scope_->vars.size(); ++i) {
+    if (i < right_begin ? left_outer : right_outer) {
+      for (Column& c : scope_->vars[i].columns) c.not_null = false;
+    }
+  }
+  return sql;
 }
 
 }  // namespace lqe::pg

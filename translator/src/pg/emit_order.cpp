@@ -44,9 +44,11 @@ std::string Emitter::EmitGroupBy(const ast::Select& select, std::vector<SelectIt
 std::string Emitter::EmitOrderItem(const ast::OrderItem& item, std::vector<SelectItemOut>* items) {
   std::string sql;
   TypePtr type;
+  bool not_null = false;
   const SelectItemOut* alias = items ? FindOutputAlias(*item.expr, *items) : nullptr;
   if (alias) {
     type = alias->value.type;
+    not_null = !alias->value.not_null_sql.empty() && alias->value.sql == alias->value.not_null_sql;
     // A constant cannot be a PG sort key expression; its position can.
     sql =
         IsBareConstant(alias->value) ? std::to_string(alias - items->data() + 1) : alias->value.sql;
@@ -54,12 +56,18 @@ std::string Emitter::EmitOrderItem(const ast::OrderItem& item, std::vector<Selec
     const Value v = EmitExpr(*item.expr);
     sql = v.sql;
     type = v.type;
+    not_null = !v.not_null_sql.empty() && v.sql == v.not_null_sql;
   }
   // BigQuery compares strings byte-wise.
   if (IsKind(type, TypeKind::kString) && !(alias && sql[0] >= '0' && sql[0] <= '9')) {
     sql += " COLLATE \"C\"";
   }
   sql += item.descending ? " DESC" : " ASC";
+  // Without NULLs, PostgreSQL's default (DESC NULLS FIRST, ASC NULLS LAST) is the same order,
+  // and it is the order of the day partitions and of their (project, "timestamp" DESC) indexes:
+  // PostgreSQL 15 then reads the partitions one after the other, newest first, and stops at the
+  // LIMIT (an ordered Append), instead of merging every partition in range.
+  if (not_null) return sql;
   using N = ast::OrderItem::Nulls;
   const bool nulls_first =
       item.nulls == N::kFirst || (item.nulls == N::kDefault && !item.descending);

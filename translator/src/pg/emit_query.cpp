@@ -136,6 +136,7 @@ QueryOut Emitter::EmitSetOp(const ast::SetOp& op, bool final_output) {
   }
   for (std::size_t i = 0; i < left.columns.size(); ++i) {
     left.columns[i].type = CommonType(left.columns[i].type, right.columns[i].type);
+    left.columns[i].not_null = left.columns[i].not_null && right.columns[i].not_null;
   }
   left.sql = "(" + left.sql + ")" + SetOpKeyword(op) + "(" + right.sql + ")";
   return left;
@@ -173,6 +174,8 @@ QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_out
         final_output ? IsKind(item.value.type, TypeKind::kArray) : item.value.json_array && !single;
     TypePtr type = item.value.type ? item.value.type : Type::Scalar(TypeKind::kUnknown);
     out.columns.push_back({name, type, json, single && !final_output});
+    out.columns.back().not_null =
+        !item.value.not_null_sql.empty() && item.value.sql == item.value.not_null_sql;
   }
   return out;
 }

@@ -73,6 +73,7 @@ Value ColumnValue(const RangeVar& var, const Column& c) {
   v.type = c.type;
   v.json_array = c.json_array;
   v.path = c.name;
+  if (c.not_null) v.not_null_sql = v.sql;
   if (c.single_record) {
     v.single_sql = v.sql;
     v.sql = "jsonb_build_array(" + v.single_sql + ")";

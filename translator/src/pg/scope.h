@@ -29,6 +29,9 @@ struct Value {
   const PromotedColumns* promoted = nullptr;
   std::string promoted_row = {};
   std::string promoted_sql = {};
+  // The SQL of a column that is never NULL here (a log table's "timestamp", not on the outer
+  // side of a join). It vouches for the value only while `sql` is still exactly this.
+  std::string not_null_sql = {};
 };
 
 struct Column {
@@ -37,6 +40,7 @@ struct Column {
   bool json_array = false;
   bool single_record = false;  // holds the one element of a REPEATED record (see single_sql)
   const PromotedColumns* promoted = nullptr;  // a log table's metadata with promoted fields
+  bool not_null = false;  // never NULL: a log table's NOT NULL "timestamp", or a copy of one
 };
 
 // One FROM item visible by name.
