@@ -218,8 +218,13 @@ Value Emitter::EmitBetween(const ast::Between& between) {
 Value Emitter::EmitLike(const ast::Like& like) {
   const Value v = EmitExpr(*like.operand);
   const Value p = EmitExpr(*like.pattern);
-  return Make("(" + v.sql + (like.negated ? " NOT LIKE " : " LIKE ") + p.sql + ")",
-              T(TypeKind::kBool));
+  Value out = Make("(" + v.sql + (like.negated ? " NOT LIKE " : " LIKE ") + p.sql + ")",
+                   T(TypeKind::kBool));
+  if (like.pattern->Is<ast::Literal>() || like.pattern->Is<ast::Param>()) {
+    out.implied = RowImpliedByMatch(v, out.sql);
+    out.implied_for = out.sql;
+  }
+  return out;
 }
 
 Value Emitter::EmitIn(const ast::In& in) {

@@ -154,6 +154,24 @@ std::optional<Value> ExtraColumnValue(const RangeVar& var, const ast::Identifier
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::string>> RowImpliedByMatch(const Value& field,
+                                                                   const std::string& pred_sql) {
+  if (!HasRowRange(field) || !IsKind(field.type, TypeKind::kString)) return {};
+  std::string on_row;
+  std::size_t from = 0;
+  for (std::size_t at = pred_sql.find(field.sql); at != std::string::npos;
+       at = pred_sql.find(field.sql, from)) {
+    // In the read's own collation: a regex class can depend on it, the column is "C".
+    on_row.append(pred_sql, from, at - from).append("(" + field.row_max + " COLLATE \"default\")");
+    from = at + field.sql.size();
+  }
+  if (from == 0) return {};
+  on_row.append(pred_sql, from);
+  // <> compares the values themselves (deterministic collations).
+  return {{field.row_min.substr(0, field.row_min.rfind('.')),
+           "(" + field.row_min + " <> " + field.row_max + " OR " + on_row + ")"}};
+}
+
 Value FromJson(const std::string& json_sql, const TypePtr& type, std::string path) {
   return TypedFromJson(json_sql, "(" + json_sql + " #>> '{}')", type, std::move(path));
 }

@@ -52,6 +52,11 @@ inline std::vector<std::pair<std::string, std::string>> ImpliedOf(const Value& v
 inline bool HasRowRange(const Value& v) {
   return !v.row_min.empty() && v.row_for == v.sql;
 }
+// For a predicate `pred_sql` on the STRING element field `field` alone that is never true on NULL
+// (a match, LIKE): an element matching means the row's values differ or its one value (max)
+// matches too. Empty when not applicable.
+std::vector<std::pair<std::string, std::string>> RowImpliedByMatch(const Value& field,
+                                                                   const std::string& pred_sql);
 
 struct Column {
   std::string name;  // BigQuery name as declared
