@@ -66,7 +66,7 @@ BEGIN
     WHEN 'INT64' THEN 'bq.json_int64(' || read || ')'
     WHEN 'FLOAT64' THEN 'bq.json_float64(' || read || ')'
     WHEN 'BOOL' THEN 'bq.safe_cast_bool(' || read || ')'
-    ELSE read
+    ELSE read || ' COLLATE "C"'
   END;
 END
 $fn$;
@@ -205,6 +205,7 @@ DECLARE
   differs text := '';
   reads text[];
   targets text[];
+  single record;
   n bigint;
 BEGIN
   SELECT pf.source, c.relname, c.relkind INTO p
@@ -233,11 +234,15 @@ BEGIN
   FOR f IN SELECT * FROM logs.promoted_fields
             WHERE source = p.source AND column_name IS NOT NULL AND NOT backfilled LOOP
     IF logs.promoted_is_nested(f.path) THEN
+      -- As the trigger: the one object's value read directly, else the aggregate over elements.
+      single := logs.promoted_nested_single('metadata', f.path, f.bq_type);
       targets := ARRAY[f.column_name || '_min', f.column_name || '_max'];
       reads := ARRAY[
-        format('(SELECT %s(v) FROM (%s) AS s)', logs.promoted_nested_aggregate(f.bq_type, true),
+        format('CASE WHEN %s THEN %s ELSE (SELECT %s(v) FROM (%s) AS s) END', single.condition,
+               single.read, logs.promoted_nested_aggregate(f.bq_type, true),
                logs.promoted_nested_values('metadata', f.path, f.bq_type)),
-        format('(SELECT %s(v) FROM (%s) AS s)', logs.promoted_nested_aggregate(f.bq_type, false),
+        format('CASE WHEN %s THEN %s ELSE (SELECT %s(v) FROM (%s) AS s) END', single.condition,
+               single.read, logs.promoted_nested_aggregate(f.bq_type, false),
                logs.promoted_nested_values('metadata', f.path, f.bq_type))];
     ELSE
       targets := ARRAY[f.column_name];
