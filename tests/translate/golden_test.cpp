@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <utility>
 
@@ -29,6 +30,29 @@ const Catalog& SeedCatalog() {
     const auto rows = Catalog::ParseTsv(
         testing::ReadFileText((fs::path(LQE_SOURCE_DIR) / "schema/catalogue_seed.tsv").string()),
         &error);
+    return Catalog::FromEntries(rows, &error);
+  }();
+  return catalog;
+}
+
+// The seed catalogue with backfilled promoted columns (option [promoted]): auth metadata.status
+// directly under metadata, and edge fields inside the REPEATED request/response records.
+const Catalog& PromotedCatalog() {
+  static const Catalog catalog = [] {
+    std::string error;
+    auto rows = Catalog::ParseTsv(
+        testing::ReadFileText((fs::path(LQE_SOURCE_DIR) / "schema/catalogue_seed.tsv").string()),
+        &error);
+    const std::map<std::pair<std::string, std::string>, std::string> columns = {
+        {{"auth", "metadata.status"}, "p_status"},
+        {{"edge", "metadata.response.status_code"}, "p_response_status_code"},
+        {{"edge", "metadata.request.method"}, "p_request_method"},
+        {{"edge", "metadata.request.path"}, "p_request_path"}};
+    for (auto& row : rows) {
+      if (const auto it = columns.find({row.source, row.path}); it != columns.end()) {
+        row.column = it->second;
+      }
+    }
     return Catalog::FromEntries(rows, &error);
   }();
   return catalog;
@@ -101,7 +125,7 @@ std::string StoredPrefix(const std::string& stored, const TranslateOptions& base
 
 std::string RunCase(const GoldenCase& c, bool crlf) {
   TranslateOptions options;
-  options.catalog = &SeedCatalog();
+  options.catalog = c.options.count("promoted") ? &PromotedCatalog() : &SeedCatalog();
   options.now = std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
   std::string stored = c.input;
   std::string consumer;

@@ -36,7 +36,9 @@ TEST(CatalogTest, BuildsNestedRecordsFromPaths) {
   EXPECT_EQ(catalog.SourceNames(), (std::vector<std::string>{"edge", "realtime"}));
 }
 
-TEST(CatalogTest, KeepsPromotedColumnsOfScalarsDirectlyUnderMetadataOnly) {
+// A scalar directly under metadata, or inside its nested records (those are min/max columns):
+// not an array, a record, or a column outside metadata.
+TEST(CatalogTest, KeepsPromotedColumnsOfScalarsUnderMetadataOnly) {
   std::string error;
   std::vector<CatalogEntry> entries = {
       {"auth", "metadata.Status", "INT64", "NULLABLE", "p_status"},
@@ -50,7 +52,8 @@ TEST(CatalogTest, KeepsPromotedColumnsOfScalarsDirectlyUnderMetadataOnly) {
   ASSERT_EQ(error, "");
   const SourceSchema* auth = catalog.FindSource("auth");
   ASSERT_NE(auth, nullptr);
-  EXPECT_EQ(auth->promoted, (PromotedColumns{{"status", "p_status"}}));
+  EXPECT_EQ(auth->promoted, (PromotedColumns{{"auth_event.action", "p_auth_event_action"},
+                                             {"status", "p_status"}}));
 }
 
 TEST(CatalogTest, RejectsUnknownTypeNamingTheRow) {

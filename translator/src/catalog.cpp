@@ -93,9 +93,10 @@ Catalog Catalog::FromEntries(const std::vector<CatalogEntry>& entries, std::stri
     }
     node->type = type;
     node->repeated = e.mode == "REPEATED";
-    // Only a scalar directly under metadata: it is read on the row (metadata holds one object).
-    const bool under_metadata =
-        Lower(e.path).starts_with("metadata.") && e.path.find('.', 9) == std::string::npos;
+    // A scalar directly under metadata is read on the row (metadata holds one object); one
+    // inside metadata's nested records (REPEATED) is held as its lowest and highest value over
+    // the row's elements, columns <column>_min and <column>_max (key "response.status_code").
+    const bool under_metadata = Lower(e.path).starts_with("metadata.");
     if (!e.column.empty() && under_metadata && type != "RECORD" && e.mode != "REPEATED") {
       promoted[Lower(e.source)][Lower(e.path.substr(9))] = e.column;
     }

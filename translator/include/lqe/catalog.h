@@ -28,7 +28,9 @@ struct CatalogEntry {
   std::string column = {};
 };
 
-// Field name directly under metadata (lower-case) -> the typed column holding it.
+// Field path under metadata (lower-case) -> the typed column holding it: "status" -> p_status;
+// a field inside a nested (REPEATED) record, "response.status_code", -> the base name of its
+// p_response_status_code_min / _max columns (lowest and highest value over the elements).
 using PromotedColumns = std::map<std::string, std::string, std::less<>>;
 
 struct SourceSchema {

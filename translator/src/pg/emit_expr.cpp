@@ -1,4 +1,5 @@
 // Expressions: the NodeKind switch, literals, parameters, operators, CASE and constructors.
+#include <algorithm>
 #include <cstdlib>
 
 #include "pg/emitter.h"
@@ -217,8 +218,13 @@ Value Emitter::EmitBetween(const ast::Between& between) {
 Value Emitter::EmitLike(const ast::Like& like) {
   const Value v = EmitExpr(*like.operand);
   const Value p = EmitExpr(*like.pattern);
-  return Make("(" + v.sql + (like.negated ? " NOT LIKE " : " LIKE ") + p.sql + ")",
-              T(TypeKind::kBool));
+  Value out = Make("(" + v.sql + (like.negated ? " NOT LIKE " : " LIKE ") + p.sql + ")",
+                   T(TypeKind::kBool));
+  if (like.pattern->Is<ast::Literal>() || like.pattern->Is<ast::Param>()) {
+    out.implied = RowImpliedByMatch(v, out.sql);
+    out.implied_for = out.sql;
+  }
+  return out;
 }
 
 Value Emitter::EmitIn(const ast::In& in) {
@@ -364,8 +370,33 @@ Value Emitter::EmitStructCtor(const ast::StructCtor& ctor, const Type* names_fro
   return Make("jsonb_build_object(" + args + ")", Type::Record(std::move(fields)));
 }
 
+namespace {
+
+// EXISTS over a plain filter of rows (no grouping, aggregates or WITH): true only when a row
+// passes its WHERE, so the conditions that WHERE implies on an outer row hold for EXISTS too.
+bool FiltersOnly(const ast::Query& q) {
+  if (!q.with.empty() || !q.order_by.empty() || !q.body || !q.body->Is<ast::Select>()) {
+    return false;
+  }
+  const auto& s = q.body->As<ast::Select>();
+  if (!s.group_by.empty() || s.having || s.qualify || !s.windows.empty()) return false;
+  return std::all_of(s.items.begin(), s.items.end(), [](const ast::SelectItem& item) {
+    return item.kind == ast::SelectItem::Kind::kStar ||
+           (item.kind == ast::SelectItem::Kind::kExpr && item.expr->Is<ast::Literal>());
+  });
+}
+
+}  // namespace
+
 Value Emitter::EmitExists(const ast::Exists& exists) {
-  return Make("EXISTS (" + EmitQuery(*exists.subquery, false).sql + ")", T(TypeKind::kBool));
+  lifted_implied_.clear();
+  Value v = Make("EXISTS (" + EmitQuery(*exists.subquery, false).sql + ")", T(TypeKind::kBool));
+  if (FiltersOnly(*exists.subquery)) {
+    v.implied = std::move(lifted_implied_);
+    v.implied_for = v.sql;
+  }
+  lifted_implied_.clear();
+  return v;
 }
 
 Value Emitter::EmitScalarSubquery(const ast::ScalarSubquery& sub) {

@@ -128,7 +128,9 @@ std::string Emitter::EmitSubqueryRef(const ast::SubqueryRef& ref) {
   Scope* saved = scope_;
   Scope outer{saved->parent, {}, {}};
   scope_ = &outer;
+  pass_promoted_ = true;
   QueryOut q = EmitQuery(*ref.query, false);
+  pass_promoted_ = false;
   scope_ = saved;
   RangeVar var;
   var.name = ref.alias ? ref.alias->name : "";
@@ -170,6 +172,14 @@ std::optional<std::string> Emitter::EmitUnnest(const ast::UnnestRef& ref, const 
         array.type->element ? array.type->element : Type::Scalar(TypeKind::kUnknown);
     if (array.json_array) {
       var.value = FromJson(alias + ".value", elem, array.path);
+      if (array.promoted && !array.promoted_prefix.empty() && array.sql == array.promoted_sql) {
+        // An element of a REPEATED record of a log row's metadata: its promoted fields imply
+        // conditions on the row's min/max columns.
+        var.value.promoted = array.promoted;
+        var.value.promoted_row = array.promoted_row;
+        var.value.promoted_prefix = array.promoted_prefix;
+        var.value.promoted_sql = var.value.sql;
+      }
     } else {
       var.value = Value{alias + ".value", elem, false, false, array.path, {}};
     }

@@ -123,6 +123,54 @@ std::string NanAwareComparison(Op op, const Value& l, const Value& r, const std:
   }
 }
 
+// Row conditions implied by `field op other` when `field` is an element field promoted as the
+// row's min/max columns and `other` a literal or parameter of a comparable kind: an element
+// above v means the row's highest value is above v, and so on. Strings compare byte-wise, as
+// the columns are collated "C".
+std::vector<std::pair<std::string, std::string>> RowImplied(Op op, const Value& field,
+                                                            const Value& other) {
+  const TypeKind a = field.type ? field.type->kind : TypeKind::kUnknown;
+  const TypeKind b = other.type ? other.type->kind : TypeKind::kUnknown;
+  const bool comparable = (IsNumber(a) && IsNumber(b)) ||
+                          (a == TypeKind::kString && b == TypeKind::kString) ||
+                          (a == TypeKind::kBool && b == TypeKind::kBool);
+  if (!comparable || field.row_min.empty()) return {};
+  const std::string row = field.row_min.substr(0, field.row_min.rfind('.'));
+  const std::string v = other.sql;
+  switch (op) {
+    case Op::kGt:
+    case Op::kGe:
+      return {{row, "(" + field.row_max + " " + std::string(OpText(op)) + " " + v + ")"}};
+    case Op::kLt:
+    case Op::kLe:
+      return {{row, "(" + field.row_min + " " + std::string(OpText(op)) + " " + v + ")"}};
+    case Op::kEq:
+      return {{row, "(" + field.row_min + " <= " + v + ")"},
+              {row, "(" + field.row_max + " >= " + v + ")"}};
+    default:
+      return {};
+  }
+}
+
+Op Mirrored(Op op) {
+  switch (op) {
+    case Op::kLt:
+      return Op::kGt;
+    case Op::kLe:
+      return Op::kGe;
+    case Op::kGt:
+      return Op::kLt;
+    case Op::kGe:
+      return Op::kLe;
+    default:
+      return op;
+  }
+}
+
+bool IsConstant(const ast::Expr& e) {
+  return e.Is<ast::Literal>() || e.Is<ast::Param>();
+}
+
 }  // namespace
 
 void CheckComparable(const Value& l, const Value& r, std::string_view op, ast::SourceSpan span) {
@@ -151,7 +199,14 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
              op + " expects BOOL operands, got " + TypeName(*side->type));
       }
     }
-    return Make("(" + l.sql + " " + op + " " + r.sql + ")", Type::Scalar(TypeKind::kBool));
+    Value v = Make("(" + l.sql + " " + op + " " + r.sql + ")", Type::Scalar(TypeKind::kBool));
+    if (b.op == Op::kAnd) {
+      v.implied = ImpliedOf(l);
+      const auto right = ImpliedOf(r);
+      v.implied.insert(v.implied.end(), right.begin(), right.end());
+      v.implied_for = v.sql;
+    }
+    return v;
   }
   if (IsComparison(b.op)) {
     CheckComparable(l, r, ast::BinaryOpText(b.op), b.op_span);
@@ -173,7 +228,11 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
         !(IsKind(lc.type, TypeKind::kUnknown) && IsKind(rc.type, TypeKind::kUnknown));
     const std::string collate = ordered && strings ? " COLLATE \"C\"" : "";
     const std::string plain = "(" + lc.sql + collate + " " + op + " " + rc.sql + ")";
-    return Make(NanAwareComparison(b.op, lc, rc, plain), Type::Scalar(TypeKind::kBool));
+    Value v = Make(NanAwareComparison(b.op, lc, rc, plain), Type::Scalar(TypeKind::kBool));
+    if (HasRowRange(l) && IsConstant(*b.right)) v.implied = RowImplied(b.op, l, r);
+    if (HasRowRange(r) && IsConstant(*b.left)) v.implied = RowImplied(Mirrored(b.op), r, l);
+    v.implied_for = v.sql;
+    return v;
   }
   if (b.op == Op::kDiv && IsKind(CommonType(l.type, r.type), TypeKind::kInt64)) {
     // BigQuery: INT64 / INT64 is FLOAT64.

@@ -42,7 +42,9 @@ std::string OutputSql(const Value& v) {
 
 std::string Emitter::EmitCte(const ast::Cte& cte) {
   const bool drop_order = drop_cte_order_ && !cte.query->limit && !cte.query->order_by.empty();
+  pass_promoted_ = true;
   QueryOut q = EmitQuery(*cte.query, false, !drop_order);
+  pass_promoted_ = false;
   ctes_.emplace_back(cte.name.name, std::move(q.columns));
   return QuoteIdent(cte.name.name) + " AS (" + q.sql + ")";
 }
@@ -127,6 +129,7 @@ QueryOut Emitter::EmitQueryBody(const ast::QueryNode& body,
 }
 
 QueryOut Emitter::EmitSetOp(const ast::SetOp& op, bool final_output) {
+  pass_promoted_ = false;  // both sides must have the same columns
   QueryOut left = EmitQueryBody(*op.left, nullptr, final_output);
   QueryOut right = EmitQueryBody(*op.right, nullptr, final_output);
   if (left.columns.size() != right.columns.size()) {
@@ -143,7 +146,8 @@ QueryOut Emitter::EmitSetOp(const ast::SetOp& op, bool final_output) {
 }
 
 QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_output,
-                               std::vector<std::string>& select_sql, bool collate_strings) {
+                               std::vector<std::string>& select_sql, bool collate_strings,
+                               bool pass_promoted) {
   QueryOut out;
   int unnamed = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -177,7 +181,33 @@ QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_out
     out.columns.back().not_null =
         !item.value.not_null_sql.empty() && item.value.sql == item.value.not_null_sql;
   }
+  if (pass_promoted && !final_output) PassPromoted(items, select_sql, out);
   return out;
+}
+
+void Emitter::PassPromoted(std::vector<SelectItemOut>& items, std::vector<std::string>& select_sql,
+                           QueryOut& out) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Value& v = items[i].value;
+    if (!v.promoted || v.single_sql.empty() || v.single_sql != v.promoted_sql) continue;
+    std::vector<std::string> hidden;
+    for (const auto& [path, column] : *v.promoted) {
+      if (path.find('.') == std::string::npos) {
+        hidden.push_back(column);
+      } else {
+        hidden.push_back(column + "_min");
+        hidden.push_back(column + "_max");
+      }
+    }
+    for (const auto& c : out.columns) {
+      for (const auto& h : hidden) {
+        if (names::EqualsIgnoreCase(c.name, h)) return;  // a visible column of that name
+      }
+    }
+    for (const auto& h : hidden) select_sql.push_back(v.promoted_row + "." + QuoteIdent(h));
+    out.columns[i].promoted = v.promoted;
+    return;
+  }
 }
 
 }  // namespace lqe::pg

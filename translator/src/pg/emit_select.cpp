@@ -1,5 +1,8 @@
 // SELECT: FROM scope, select list (with * expansion), GROUP BY, HAVING, QUALIFY, WINDOW,
 // ORDER BY with BigQuery's NULL ordering and byte-wise string order.
+#include <algorithm>
+#include <utility>
+
 #include "pg/emitter.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
@@ -26,17 +29,23 @@ std::string ImplicitName(const ast::Expr& e) {
 }  // namespace
 
 std::string Emitter::EmitBool(const ast::Expr& expr, std::string_view clause) {
-  const Value v = EmitExpr(expr);
+  return EmitBoolValue(expr, clause).sql;
+}
+
+Value Emitter::EmitBoolValue(const ast::Expr& expr, std::string_view clause) {
+  Value v = EmitExpr(expr);
   if (v.type && v.type->kind != TypeKind::kBool && v.type->kind != TypeKind::kUnknown) {
     Fail(DiagCode::kType, expr.span,
          std::string(clause) + " expects BOOL, got " + TypeName(*v.type));
   }
-  return v.sql;
+  return v;
 }
 
 QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::OrderItem>* order_by,
                              bool final_output) {
   if (select.as_struct) Fail(DiagCode::kUnsupported, select.span, "unsupported SELECT AS STRUCT");
+  const bool pass_promoted = std::exchange(pass_promoted_, false) && select.group_by.empty() &&
+                             !select.distinct && !select.qualify;
   Scope scope{scope_, {}, {}};
   Scope* saved_scope = scope_;
   const SelectContext saved_select = select_;
@@ -44,7 +53,23 @@ QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::O
   select_ = {};
   std::vector<std::string> conditions;
   const std::string from = select.from ? EmitFrom(*select.from, conditions) : "";
-  if (select.where) conditions.insert(conditions.begin(), EmitBool(*select.where, "WHERE"));
+  std::vector<std::pair<std::string, std::string>> lifted;
+  if (select.where) {
+    const Value where = EmitBoolValue(*select.where, "WHERE");
+    conditions.insert(conditions.begin(), where.sql);
+    // Row conditions the filter implies (promoted min/max columns): index conditions here, or
+    // for an EXISTS around this query when the row is an outer query's.
+    for (const auto& implied : ImpliedOf(where)) {
+      const bool own = std::any_of(scope.vars.begin(), scope.vars.end(), [&](const RangeVar& v) {
+        return v.kind == RangeVar::Kind::kRow && v.pg_alias == implied.first;
+      });
+      if (own) {
+        conditions.push_back(implied.second);
+      } else {
+        lifted.push_back(implied);
+      }
+    }
+  }
   std::vector<SelectItemOut> items;
   EmitSelectItems(select, items);
   select_.items = &items;
@@ -64,7 +89,7 @@ QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::O
   }
   std::vector<std::string> select_sql;
   const bool distinct_ordered = select.distinct && order_by && !order_by->empty();
-  QueryOut out = FinishOutput(items, final_output, select_sql, distinct_ordered);
+  QueryOut out = FinishOutput(items, final_output, select_sql, distinct_ordered, pass_promoted);
   std::string list;
   for (const auto& s : select_sql) list += (list.empty() ? "" : ", ") + s;
   std::string sql = std::string("SELECT ") + (select.distinct ? "DISTINCT " : "") + list;
@@ -88,6 +113,7 @@ QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::O
   scope_ = saved_scope;
   select_ = saved_select;
   out.sql = std::move(sql);
+  lifted_implied_ = std::move(lifted);
   return out;
 }
 

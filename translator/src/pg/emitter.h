@@ -99,7 +99,11 @@ class Emitter {
   // collate_strings: STRING items get COLLATE "C", so a SELECT DISTINCT's ORDER BY (which
   // sorts strings byte-wise with COLLATE "C") names expressions of its select list.
   QueryOut FinishOutput(std::vector<SelectItemOut>& items, bool final_output,
-                        std::vector<std::string>& select_sql, bool collate_strings = false);
+                        std::vector<std::string>& select_sql, bool collate_strings = false,
+                        bool pass_promoted = false);
+  // Appends the promoted columns of the first item that is a log row's metadata as it is stored.
+  void PassPromoted(std::vector<SelectItemOut>& items, std::vector<std::string>& select_sql,
+                    QueryOut& out);
 
   // FROM (emit_from.cpp)
   std::string EmitFrom(const ast::FromItem& item, std::vector<std::string>& conditions);
@@ -144,6 +148,8 @@ class Emitter {
   Value EmitValueField(const Value& base, const ast::Identifier& field,
                        const std::string& written = "");
   std::string EmitBool(const ast::Expr& expr, std::string_view clause);
+  // The same as a Value, keeping the row conditions it implies (Value::implied).
+  Value EmitBoolValue(const ast::Expr& expr, std::string_view clause);
   Value EmitRowValue(const RangeVar& var);
 
   const TranslateOptions& options_;
@@ -155,6 +161,11 @@ class Emitter {
   int alias_counter_ = 0;
   std::vector<TypePtr> source_rows_;
   bool drop_cte_order_ = false;
+  // The next SELECT is a CTE's or derived table's body: a log row's metadata passing through it
+  // also passes its promoted columns (hidden, not in QueryOut::columns), so readers still use them.
+  bool pass_promoted_ = false;
+  // Implied row conditions of the last SELECT's WHERE on rows of outer queries (for EXISTS).
+  std::vector<std::pair<std::string, std::string>> lifted_implied_;
 };
 
 // Fails with BigQuery's "No matching signature" when `l op r` compares kinds BigQuery cannot.

@@ -85,7 +85,16 @@ Value Emitter::EmitCall(const ast::Call& call) {
   if (!call.over && f->kind == FnKind::kWindow) {
     Fail(DiagCode::kSyntax, call.span, name + " needs an OVER clause");
   }
-  return EmitterFor(*f)(*this, call);
+  Value v = EmitterFor(*f)(*this, call);
+  if ((name == "REGEXP_CONTAINS" || name == "STARTS_WITH" || name == "ENDS_WITH") &&
+      call.args.size() == 2 && !call.safe &&
+      (call.args[0]->Is<ast::Path>() || call.args[0]->Is<ast::FieldAccess>()) &&
+      (call.args[1]->Is<ast::Literal>() || call.args[1]->Is<ast::Param>())) {
+    // A match on a promoted element field (reading a path again has no side effects).
+    v.implied = RowImpliedByMatch(EmitExpr(*call.args[0]), v.sql);
+    v.implied_for = v.sql;
+  }
+  return v;
 }
 
 std::vector<Value> EmitArgs(Emitter& e, const ast::Call& call) {

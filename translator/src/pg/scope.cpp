@@ -111,18 +111,35 @@ Value FieldOf(const Value& record, const ast::Identifier& name) {
   }
   const std::string key = QuoteLiteral(f->name);
   const std::string path = record.path.empty() ? f->name : record.path + "." + f->name;
-  if (record.promoted && record.sql == record.promoted_sql && f->type &&
-      f->type->kind != TypeKind::kRecord && f->type->kind != TypeKind::kArray) {
-    // A promoted field: its column holds exactly the jsonb read below (filled on insert).
+  if (record.promoted && record.sql == record.promoted_sql && f->type) {
     std::string lower(f->name);
     for (char& c : lower) c = ascii::ToLower(c);
-    if (const auto it = record.promoted->find(lower); it != record.promoted->end()) {
+    const std::string promoted_path =
+        record.promoted_prefix.empty() ? lower : record.promoted_prefix + "." + lower;
+    const bool scalar = f->type->kind != TypeKind::kRecord && f->type->kind != TypeKind::kArray;
+    const auto it = scalar ? record.promoted->find(promoted_path) : record.promoted->end();
+    if (it != record.promoted->end() && record.promoted_prefix.empty()) {
+      // A promoted field: its column holds exactly the jsonb read below (filled on insert).
       Value v;
       v.sql = record.promoted_row + "." + QuoteIdent(it->second);
       v.type = f->type;
       v.path = path;
       return v;
     }
+    Value v = TypedFromJson("(" + record.sql + " -> " + key + ")",
+                            "(" + record.sql + " ->> " + key + ")", f->type, path);
+    if (it != record.promoted->end()) {
+      // Inside a REPEATED record: the row's lowest and highest value over its elements.
+      v.row_min = record.promoted_row + "." + QuoteIdent(it->second + "_min");
+      v.row_max = record.promoted_row + "." + QuoteIdent(it->second + "_max");
+      v.row_for = v.sql;
+    } else if (IsRepeatedRecord(f->type)) {
+      v.promoted = record.promoted;
+      v.promoted_row = record.promoted_row;
+      v.promoted_sql = v.sql;
+      v.promoted_prefix = promoted_path;
+    }
+    return v;
   }
   return TypedFromJson("(" + record.sql + " -> " + key + ")",
                        "(" + record.sql + " ->> " + key + ")", f->type, path);
@@ -136,6 +153,24 @@ std::optional<Value> ExtraColumnValue(const RangeVar& var, const ast::Identifier
     return FieldOf(ColumnValue(var, c), name);
   }
   return std::nullopt;
+}
+
+std::vector<std::pair<std::string, std::string>> RowImpliedByMatch(const Value& field,
+                                                                   const std::string& pred_sql) {
+  if (!HasRowRange(field) || !IsKind(field.type, TypeKind::kString)) return {};
+  std::string on_row;
+  std::size_t from = 0;
+  for (std::size_t at = pred_sql.find(field.sql); at != std::string::npos;
+       at = pred_sql.find(field.sql, from)) {
+    // In the read's own collation: a regex class can depend on it, the column is "C".
+    on_row.append(pred_sql, from, at - from).append("(" + field.row_max + " COLLATE \"default\")");
+    from = at + field.sql.size();
+  }
+  if (from == 0) return {};
+  on_row.append(pred_sql, from);
+  // <> compares the values themselves (deterministic collations).
+  return {{field.row_min.substr(0, field.row_min.rfind('.')),
+           "(" + field.row_min + " <> " + field.row_max + " OR " + on_row + ")"}};
 }
 
 Value FromJson(const std::string& json_sql, const TypePtr& type, std::string path) {

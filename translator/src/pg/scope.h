@@ -32,7 +32,34 @@ struct Value {
   // The SQL of a column that is never NULL here (a log table's "timestamp", not on the outer
   // side of a join). It vouches for the value only while `sql` is still exactly this.
   std::string not_null_sql = {};
+  // Inside a REPEATED record of that metadata element (an UNNEST element, or the record itself):
+  // the lower-case path from metadata ("response"), for fields promoted as min/max columns.
+  std::string promoted_prefix = {};
+  // A scalar field inside a REPEATED record promoted as the lowest and highest value over the
+  // row's elements: those columns, so a comparison on one element implies one on the row.
+  std::string row_min = {};
+  std::string row_max = {};
+  std::string row_for = {};  // the `sql` these were set for: a wrapper changing it drops them
+  // Conditions on a table row that are necessary for this BOOL to be true (a comparison on a
+  // promoted element field, ANDed): WHERE adds them next to the exact predicate, as index
+  // conditions. Each is (the row's qualifier, the condition).
+  std::vector<std::pair<std::string, std::string>> implied = {};
+  std::string implied_for = {};  // the `sql` they were set for (see row_for)
 };
+
+// The row conditions `v` implies, unless an expression built on it changed its SQL.
+inline std::vector<std::pair<std::string, std::string>> ImpliedOf(const Value& v) {
+  return v.implied_for == v.sql ? v.implied : std::vector<std::pair<std::string, std::string>>{};
+}
+// True when `v` is an element field promoted as its row's min/max columns, as read.
+inline bool HasRowRange(const Value& v) {
+  return !v.row_min.empty() && v.row_for == v.sql;
+}
+// For a predicate `pred_sql` on the STRING element field `field` alone that is never true on NULL
+// (a match, LIKE): an element matching means the row's values differ or its one value (max)
+// matches too. Empty when not applicable.
+std::vector<std::pair<std::string, std::string>> RowImpliedByMatch(const Value& field,
+                                                                   const std::string& pred_sql);
 
 struct Column {
   std::string name;  // BigQuery name as declared
