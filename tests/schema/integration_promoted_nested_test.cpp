@@ -174,7 +174,7 @@ TEST_F(PromotedNestedTest, MigrateAddsMinAndMaxColumnsWithTheirIndexes) {
             "p_response_status_code_min bigint -");
   EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_indexes WHERE schemaname = 'logs' AND tablename = "
                      "'edge' AND indexdef ~ '\\(project, p_[a-z_]+_(min|max), \"timestamp\" "
-                     "DESC NULLS LAST\\)'")[0]
+                     "DESC\\)'")[0]
                 .as<int>(),
             6);
 }
