@@ -7,13 +7,11 @@ namespace lqe::gateway::ingest {
 
 // The first block holds the whole body's tree for most requests (the tree is about as large as
 // the JSON text); later blocks grow geometrically.
-RequestMemory::RequestMemory(std::size_t expected_bytes, RequestMemory** self)
-    : arena_(std::max<std::size_t>(expected_bytes, 4096), boost::json::storage_ptr(&upstream_)) {
-  *self = this;
-}
+RequestMemory::RequestMemory(std::size_t expected_bytes)
+    : arena_(std::max<std::size_t>(expected_bytes, 4096), boost::json::storage_ptr(&upstream_)) {}
 
-boost::json::storage_ptr RequestMemory::Make(std::size_t expected_bytes, RequestMemory** memory) {
-  return boost::json::make_shared_resource<RequestMemory>(expected_bytes, memory);
+boost::json::storage_ptr RequestMemory::Storage() {
+  return boost::json::storage_ptr(this);
 }
 
 void* RequestMemory::Counted::do_allocate(std::size_t n, std::size_t align) {
