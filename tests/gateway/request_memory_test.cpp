@@ -8,6 +8,8 @@
 #include <boost/json/serialize.hpp>
 #include <string>
 
+#include "ingest/arena_blocks.h"
+
 namespace lqe::gateway::ingest {
 namespace {
 
@@ -45,6 +47,41 @@ TEST(RequestMemoryTest, ValuesInTheArenaAreNotTakenApartWhenTheyDie) {
   // destruction of every value made in it.
   EXPECT_TRUE(storage.is_not_shared_and_deallocate_is_trivial());
   EXPECT_EQ(storage.get(), &memory);
+}
+
+TEST(RequestMemoryTest, LargeBlocksOfAFinishedArenaServeTheNextOne) {
+  ArenaBlocks& blocks = ArenaBlocks::Shared();
+  const std::string text = Events(2000);  // a few hundred KB: blocks of the kept sizes
+  std::size_t first_bytes = 0;
+  {
+    RequestMemory memory(text.size());
+    json::value tree = json::parse(text, memory.Storage());
+    ASSERT_EQ(tree.as_array().size(), 2000u);
+    first_bytes = memory.Bytes();
+  }
+  const std::size_t kept = blocks.KeptBytes();
+  EXPECT_GE(kept, first_bytes) << "the finished arena's blocks are kept";
+  EXPECT_LE(kept, ArenaBlocks::kMaxKeptBytes);
+  RequestMemory again(text.size());
+  json::value tree = json::parse(text, again.Storage());
+  EXPECT_EQ(json::serialize(tree), text);
+  EXPECT_EQ(again.Bytes(), first_bytes);
+  EXPECT_EQ(blocks.KeptBytes(), kept - first_bytes) << "taken from the kept ones, not the heap";
+}
+
+TEST(RequestMemoryTest, AnArenaAsksAPowerOfTwoAndItsHeaderAndGivesBackThePowerOfTwo) {
+  // Both sizes of one block fall in one class, which has room for the larger.
+  EXPECT_EQ(ArenaBlocks::BlockSize((1u << 20) + 32), (1u << 20) + ArenaBlocks::kSlack);
+  EXPECT_EQ(ArenaBlocks::BlockSize(1u << 20), (1u << 20) + ArenaBlocks::kSlack);
+  EXPECT_EQ(ArenaBlocks::BlockSize(1000), 1000u) << "small blocks are left to the heap";
+  EXPECT_EQ(ArenaBlocks::BlockSize(std::size_t{1} << 30), std::size_t{1} << 30);
+  ArenaBlocks& blocks = ArenaBlocks::Shared();
+  void* block = blocks.Take((1u << 18) + 32);
+  const std::size_t kept = blocks.KeptBytes();
+  blocks.Give(block, 1u << 18);
+  EXPECT_EQ(blocks.KeptBytes(), kept + (1u << 18) + ArenaBlocks::kSlack);
+  EXPECT_EQ(blocks.Take((1u << 18) + 32), block);
+  blocks.Give(block, 1u << 18);
 }
 
 TEST(RequestMemoryTest, AnEmptyBodyStillGetsAUsableArena) {
