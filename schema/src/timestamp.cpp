@@ -115,8 +115,9 @@ void AppendTimestampMicros(std::int64_t micros, std::string* out) {
   const std::int64_t secs = rest / 1000000;
   char buf[] = "0000-00-00 00:00:00.000000+00";
   auto put = [&buf](int at, std::int64_t value, int digits) {
-    for (int i = digits - 1; i >= 0; --i, value /= 10)
+    for (int i = digits - 1; i >= 0; --i, value /= 10) {
       buf[at + i] = static_cast<char>('0' + value % 10);
+    }
   };
   put(0, year, 4);
   put(5, static_cast<unsigned>(date.month()), 2);

@@ -6,7 +6,7 @@ namespace lqe::schema {
 namespace {
 
 // 2023-03-23T14:36:26Z, computed independently: 19439 days * 86400 + 14:36:26.
-constexpr std::int64_t kBase = (19439LL * 86400 + 14 * 3600 + 36 * 60 + 26) * 1000000;
+constexpr std::int64_t kBase = (19439LL * 86400 + 14LL * 3600 + 36LL * 60 + 26) * 1000000;
 
 std::int64_t Parse(const std::string& text) {
   std::string error;
