@@ -42,7 +42,7 @@ void BatchWriter::EnsurePartitions(const Batch& batch) {
 // Marks the rows whose id (and given timestamp) is stored already. With a timestamp the lookup
 // is pruned to that day's partition; without one every partition is searched.
 std::vector<bool> BatchWriter::FindDuplicates(Batch& batch) {
-  auto& rows = batch.rows();
+  const auto& rows = batch.rows();
   std::vector<bool> duplicate(rows.size(), false);
   // An event without a timestamp is stored with the load time, which no unique index can
   // match: loaders serialise these checks per source instead, until their batch commits.
@@ -54,11 +54,11 @@ std::vector<bool> BatchWriter::FindDuplicates(Batch& batch) {
   std::vector<std::optional<std::string>> ids_ts, stamps, index_ts, ids_any, index_any;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].given_ts) {
-      ids_ts.push_back(rows[i].id);
+      ids_ts.emplace_back(batch.Id(rows[i]));
       stamps.push_back(FormatTimestampMicros(rows[i].ts));
       index_ts.push_back(std::to_string(i));
     } else {
-      ids_any.push_back(rows[i].id);
+      ids_any.emplace_back(batch.Id(rows[i]));
       index_any.push_back(std::to_string(i));
     }
   }
@@ -169,17 +169,26 @@ BatchWriter::Result BatchWriter::WriteOnce(Batch& batch, bool check) {
     const auto duplicate = check ? FindDuplicates(batch) : std::vector<bool>(batch.size(), false);
     WriteCatalogueChanges(batch);
     WriteConflicts(batch);
-    std::vector<std::string_view> lines;
-    lines.reserve(batch.size());
+    // The rows to write, as runs of the batch's text (one run when none is a duplicate).
+    std::vector<std::string_view> runs;
+    const std::string_view text = batch.Text();
+    std::size_t run_start = 0;
+    std::size_t run_end = 0;
     for (std::size_t i = 0; i < batch.rows().size(); ++i) {
       if (duplicate[i]) continue;
-      lines.emplace_back(batch.rows()[i].copy_line);
+      const Row& row = batch.rows()[i];
+      if (row.text_offset != run_end) {
+        if (run_end > run_start) runs.push_back(text.substr(run_start, run_end - run_start));
+        run_start = row.text_offset;
+      }
+      run_end = row.text_offset + row.text_size;
+      ++result.loaded;
     }
-    result.loaded = static_cast<std::int64_t>(lines.size());
-    if (!lines.empty()) {
+    if (run_end > run_start) runs.push_back(text.substr(run_start, run_end - run_start));
+    if (!runs.empty()) {
       conn_.CopyIn("COPY " + table_ +
                        " (id, \"timestamp\", event_message, project, metadata, extra) FROM STDIN",
-                   lines);
+                   runs);
     }
     conn_.Exec("COMMIT");
   } catch (const PgError&) {

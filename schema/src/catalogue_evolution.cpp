@@ -84,10 +84,26 @@ bool Fail(std::string* error, std::string message) {
 
 struct CatalogueEvolver::Node {
   std::string path;
+  std::string name;  // the last part of the path
   FieldType type = FieldType::kRecord;
   bool repeated = false;
   bool seen = false;
   std::unordered_map<std::string, std::unique_ptr<Node>, StringHash, std::equal_to<>> children;
+  // The child found for each position of the last object checked here: events of one source
+  // mostly repeat their keys in the same order, so a key is first compared with this guess.
+  std::vector<Node*> by_position;
+
+  // Find, for the key at `position` of an object.
+  Node* FindAt(std::size_t position, std::string_view name) {
+    if (position < by_position.size() && by_position[position] != nullptr &&
+        by_position[position]->name == name) {
+      return by_position[position];
+    }
+    Node* found = Find(name);
+    if (position >= by_position.size()) by_position.resize(position + 1, nullptr);
+    by_position[position] = found;
+    return found;
+  }
 
   // Exact name first; BigQuery field names are case-insensitive, so fall back to that.
   Node* Find(std::string_view name) {
@@ -101,6 +117,7 @@ struct CatalogueEvolver::Node {
   Node* Add(std::string_view name) {
     auto node = std::make_unique<Node>();
     node->path = path + "." + std::string(name);
+    node->name = name;
     Node* raw = node.get();
     children.emplace(std::string(name), std::move(node));
     return raw;
@@ -289,8 +306,9 @@ struct Checker {
   }
 
   bool Object(Node* node, const json::object& object) {
+    std::size_t position = 0;
     for (const auto& [key, v] : object) {
-      Node* child = node->Find(key);
+      Node* child = node->FindAt(position++, key);
       if (child != nullptr) {
         if (!Value(child, v)) return false;
         continue;

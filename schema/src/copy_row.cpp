@@ -1,6 +1,7 @@
 #include "lqe/schema/copy_row.h"
 
 #include <array>
+#include <cstring>
 
 #include "lqe/schema/timestamp.h"
 
@@ -15,19 +16,43 @@ constexpr std::array<bool, 256> kNeedsEscape = [] {
   return table;
 }();
 
+// Whether any of the 8 bytes in `word` is below 0x20 (tab, newline, carriage return are) or a
+// backslash: words without one are skipped whole, a word with one goes byte by byte.
+bool MayNeedEscape(std::uint64_t word) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  const std::uint64_t control = (word - kOnes * 0x20) & ~word & kHigh;
+  const std::uint64_t not_backslash = word ^ (kOnes * '\\');
+  const std::uint64_t backslash = (not_backslash - kOnes) & ~not_backslash & kHigh;
+  return (control | backslash) != 0;
+}
+
 }  // namespace
 
 void AppendCopyEscaped(std::string_view value, std::string* out) {
   const char* run = value.data();
   const char* const end = value.data() + value.size();
-  for (const char* p = run; p != end; ++p) {
+  const char* p = run;
+  auto byte = [&] {
     const auto c = static_cast<unsigned char>(*p);
-    if (!kNeedsEscape[c]) continue;
-    out->append(run, p);
-    out->push_back('\\');
-    out->push_back(c == '\\' ? '\\' : c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
-    run = p + 1;
+    if (kNeedsEscape[c]) {
+      out->append(run, p);
+      out->push_back('\\');
+      out->push_back(c == '\\' ? '\\' : c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+      run = p + 1;
+    }
+    ++p;
+  };
+  while (end - p >= 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, p, sizeof(word));
+    if (!MayNeedEscape(word)) {
+      p += sizeof(word);
+      continue;
+    }
+    for (int i = 0; i < 8; ++i) byte();
   }
+  while (p != end) byte();
   out->append(run, end);
 }
 
@@ -49,7 +74,7 @@ void AppendCopyRow(std::string_view id, std::int64_t timestamp_micros,
                    std::string_view extra_json, std::string* out) {
   AppendCopyEscaped(id, out);
   out->push_back('\t');
-  out->append(FormatTimestampMicros(timestamp_micros));
+  AppendTimestampMicros(timestamp_micros, out);
   out->push_back('\t');
   AppendNullable(event_message, out);
   out->push_back('\t');

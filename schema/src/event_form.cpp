@@ -1,5 +1,6 @@
 #include "lqe/schema/event_form.h"
 
+#include <array>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <cmath>
@@ -19,8 +20,17 @@ bool Fail(std::string* error, std::string message) {
   return false;
 }
 
+constexpr std::array<bool, 256> kWordChars = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    table[c] =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  }
+  return table;
+}();
+
 bool WordChar(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  return kWordChars[c];
 }
 
 bool StartsWithIgnoringCase(std::string_view s, std::string_view prefix) {
@@ -44,7 +54,7 @@ bool KeyIsClean(std::string_view key) {
   for (char c : key) {
     if (!WordChar(static_cast<unsigned char>(c))) return false;
   }
-  return !(key[0] >= '0' && key[0] <= '9') && !ReservedPrefix(key);
+  return !(key[0] >= '0' && key[0] <= '9') && (key[0] != '_' || !ReservedPrefix(key));
 }
 
 // The first `count` UTF-8 characters of s (continuation bytes do not start a character).

@@ -98,19 +98,15 @@ bool IngestWriter::Stage(const FormedEvent& event, std::string* refusal, std::in
   if (!metadata_->Observe(&event.metadata, refusal) || !extra_->Observe(&event.extra, refusal)) {
     return false;
   }
-  Row row;
-  row.line_no = line_no;
-  row.id = event.id;
-  row.given_ts = event.timestamp_given;
-  row.ts = event.timestamp_micros;
-  // Serialised into buffers kept across events: no allocation per event once they have grown.
+  // Serialised into buffers kept across events, and the row appended to the batch's one text:
+  // no allocation per event once they have grown.
   Serialize(event.metadata, &metadata_text_);
   Serialize(event.extra, &extra_text_);
-  row.copy_line.reserve(row.id.size() + metadata_text_.size() + extra_text_.size() +
-                        (event.event_message ? event.event_message->size() : 0) + 128);
-  AppendCopyRow(row.id, row.ts, event.event_message, event.project, metadata_text_, extra_text_,
-                &row.copy_line);
-  if (!open_->Add(std::move(row))) ++staged_duplicates_;
+  AppendCopyRow(event.id, event.timestamp_micros, event.event_message, event.project,
+                metadata_text_, extra_text_, &open_->text());
+  if (!open_->Add(event.id, event.timestamp_micros, event.timestamp_given, line_no)) {
+    ++staged_duplicates_;
+  }
   return true;
 }
 
@@ -126,8 +122,10 @@ SealedBatch IngestWriter::Seal() {
   for (auto& c : extra_->TakeChanges()) batch.changes.push_back(std::move(c));
   for (auto& p : extra_->TakeSeenPaths()) batch.seen_paths.push_back(std::move(p));
   for (auto& c : extra_->TakeConflicts()) batch.conflicts.push_back(std::move(c));
+  // The next batch's text is probably about as large: reserved at once instead of grown by copies.
+  const std::size_t text_bytes = batch.Text().size();
   SealedBatch sealed(std::move(open_));
-  open_ = std::make_unique<Batch>();
+  open_ = std::make_unique<Batch>(text_bytes + text_bytes / 8);
   return sealed;
 }
 

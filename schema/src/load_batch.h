@@ -1,10 +1,12 @@
 // A batch of accepted events on its way from the parser to the database (internal to the loader).
+// Its rows' COPY text and ids live in two buffers of the batch, not in a string per row: staging
+// an event then allocates nothing once the buffers have grown, and a batch is freed at once.
 #pragma once
 
 #include <cstdint>
 #include <set>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 #include "lqe/schema/catalogue_evolution.h"
@@ -15,27 +17,36 @@ namespace lqe::schema {
 // One accepted event waiting for its batch's COPY.
 struct Row {
   std::int64_t line_no = 0;
-  std::string id;
   bool given_ts = false;  // the timestamp came with the event
   std::int64_t ts = 0;
-  std::string copy_line;
+  std::uint64_t id_hash = 0;
+  std::size_t id_offset = 0;  // in the batch's id text
+  std::size_t id_size = 0;
+  std::size_t text_offset = 0;  // the row's COPY line (with its newline) in the batch's text
+  std::size_t text_size = 0;
 };
 
 class Batch {
  public:
-  // False when the batch already holds a duplicate of this event.
-  bool Add(Row row) {
-    // Every id came with the event or from its delivery (DeliveryIds), so any row may repeat one.
-    auto& stamps = ids_[row.id];
-    for (const auto& [ts, given] : stamps) {
-      if (!row.given_ts || ts == row.ts) return false;
-    }
-    stamps.emplace_back(row.ts, row.given_ts);
-    days_.insert(DayOfMicros(row.ts));
-    rows_.push_back(std::move(row));
-    return true;
+  // expected_bytes: room reserved for the rows' COPY text (the last batch's size is a good guess).
+  explicit Batch(std::size_t expected_bytes = 0);
+
+  // The COPY text rows are appended to: append a row's line, then call Add.
+  std::string& text() { return text_; }
+  // Adds the row whose COPY line is the text appended since the last Add (or Drop). False (and
+  // the line is dropped) when the batch already holds a duplicate of this event: a row of the
+  // same id with the same timestamp, or of the same id at all when this event has no timestamp
+  // of its own.
+  bool Add(std::string_view id, std::int64_t ts, bool given_ts, std::int64_t line_no);
+  // Forgets the text appended since the last Add.
+  void Drop() { text_.resize(committed_); }
+
+  const std::vector<Row>& rows() const { return rows_; }
+  std::string_view Id(const Row& row) const { return {ids_.data() + row.id_offset, row.id_size}; }
+  std::string_view Line(const Row& row) const {
+    return {text_.data() + row.text_offset, row.text_size};
   }
-  std::vector<Row>& rows() { return rows_; }
+  const std::string& Text() const { return text_; }
   const std::set<std::int64_t>& days() const { return days_; }
   bool empty() const { return rows_.empty(); }
   std::size_t size() const { return rows_.size(); }
@@ -46,9 +57,19 @@ class Batch {
   std::vector<TypeConflict> conflicts;
 
  private:
+  bool Repeats(std::string_view id, std::uint64_t hash, std::int64_t ts, bool given_ts) const;
+  void Index(std::uint32_t row);
+  void Grow();
+
   std::vector<Row> rows_;
-  std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> ids_;
+  std::string text_;
+  std::size_t committed_ = 0;  // text_'s size at the last Add
+  std::string ids_;
+  // Open addressing over rows_ by id hash: row index + 1, 0 for an empty slot. Every row is in
+  // it, so the rows sharing an id are all found by one probe sequence.
+  std::vector<std::uint32_t> slots_;
   std::set<std::int64_t> days_;
+  std::int64_t last_day_ = -1;  // most rows fall on the day of the row before
 };
 
 }  // namespace lqe::schema

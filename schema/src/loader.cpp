@@ -159,7 +159,7 @@ class Loader {
 void Loader::Line(std::int64_t line_no, std::string_view line) {
   json::monotonic_resource memory(json_buffer_.data(), json_buffer_.size());
   const json::storage_ptr storage(&memory);
-  json::value value;
+  json::value value(storage);  // in the arena too: assigning the parsed tree then moves it
   FormedEvent event(storage);
   std::string error;
   ++stats_->lines;

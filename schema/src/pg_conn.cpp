@@ -64,6 +64,16 @@ void PgConn::CopyIn(const std::string& copy_sql, const std::vector<std::string_v
     chunk.clear();
   };
   for (std::string_view piece : pieces) {
+    if (piece.size() >= kCopyChunk) {  // large enough to send as it is, without a copy
+      if (!chunk.empty()) put();
+      for (std::size_t at = 0; at < piece.size(); at += kCopyChunk) {
+        const std::string_view part = piece.substr(at, kCopyChunk);
+        if (PQputCopyData(conn_, part.data(), static_cast<int>(part.size())) != 1) {
+          Throw("COPY failed");
+        }
+      }
+      continue;
+    }
     chunk.append(piece);
     if (chunk.size() >= kCopyChunk) put();
   }

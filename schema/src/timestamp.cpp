@@ -103,4 +103,30 @@ std::string FormatTimestampMicros(std::int64_t micros) {
   return buf;
 }
 
+void AppendTimestampMicros(std::int64_t micros, std::string* out) {
+  const std::int64_t day_number = DayOfMicros(micros);
+  const year_month_day date{sys_days{std::chrono::days{day_number}}};
+  const int year = static_cast<int>(date.year());
+  if (year < 0 || year > 9999) {  // outside what events may carry: the general formatting
+    out->append(FormatTimestampMicros(micros));
+    return;
+  }
+  const std::int64_t rest = micros - day_number * 86400LL * 1000000;
+  const std::int64_t secs = rest / 1000000;
+  char buf[] = "0000-00-00 00:00:00.000000+00";
+  auto put = [&buf](int at, std::int64_t value, int digits) {
+    for (int i = digits - 1; i >= 0; --i, value /= 10) {
+      buf[at + i] = static_cast<char>('0' + value % 10);
+    }
+  };
+  put(0, year, 4);
+  put(5, static_cast<unsigned>(date.month()), 2);
+  put(8, static_cast<unsigned>(date.day()), 2);
+  put(11, secs / 3600, 2);
+  put(14, secs / 60 % 60, 2);
+  put(17, secs % 60, 2);
+  put(20, rest % 1000000, 6);
+  out->append(buf, sizeof(buf) - 1);
+}
+
 }  // namespace lqe::schema

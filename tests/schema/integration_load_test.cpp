@@ -136,6 +136,24 @@ TEST_F(LoadIntegrationTest, ReloadingDoesNotDuplicateEvents) {
   EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge WHERE event_message = 'no id'"), "2");
 }
 
+TEST_F(LoadIntegrationTest, StoredEventsBetweenNewOnesAreSkippedAndTheOthersKeepTheirRows) {
+  auto line = [](const std::string& id, const std::string& message, int days_ago) {
+    return "{\"event_message\":\"" + message + "\",\"id\":\"" + id + "\",\"timestamp\":\"" +
+           UtcIso(-days_ago) + "\"}\n";
+  };
+  const auto first = Load("edge", line("s1", "stored 1", 3) + line("s2", "stored 2", 2));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  // New events before, between and after stored ones, and a repeat inside the file: the COPY
+  // then sends the batch's rows in pieces around the ones skipped.
+  const auto second = Load("edge", line("n1", "new\\t1", 5) + line("s1", "stored 1", 3) +
+                                       line("n2", "new 2", 4) + line("n2", "new 2 again", 4) +
+                                       line("s2", "stored 2", 2) + line("n3", "new 3", 1));
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(Summary(second.out), "loaded 3 events, skipped 3 duplicates, rejected 0 lines");
+  EXPECT_EQ(Scalar("SELECT string_agg(id || '=' || event_message, ',' ORDER BY id) FROM logs.edge"),
+            "n1=new\t1,n2=new 2,n3=new 3,s1=stored 1,s2=stored 2");
+}
+
 TEST_F(LoadIntegrationTest, CatalogueWidensAndReportsConflicts) {
   auto result =
       Load("pooler", "{\"event_message\":\"x\",\"metadata\":{\"n\":1,\"tags\":[\"a\"]}}\n");

@@ -263,6 +263,29 @@ TEST(CopyRowTest, EscapesAndNulls) {
   EXPECT_EQ(out, "i\t1970-01-01 00:00:00.000000+00\t\\N\tp\t{}\t{}\n");
 }
 
+TEST(CopyRowTest, EscapesAtEveryPositionOfAWord) {
+  // Text is checked 8 bytes at a time: each special byte at each offset, among bytes that are
+  // not special (other control characters and UTF-8 pass as they are).
+  for (const char special : {'\\', '\t', '\n', '\r'}) {
+    const std::string escaped = special == '\\'   ? "\\\\"
+                                : special == '\t' ? "\\t"
+                                : special == '\n' ? "\\n"
+                                                  : "\\r";
+    for (std::size_t at = 0; at < 19; ++at) {
+      std::string value = "abcdefgh\x01ijklmn\xc3\xa9pq";
+      value.insert(at, 1, special);
+      std::string expected = "abcdefgh\x01ijklmn\xc3\xa9pq";
+      expected.insert(at, escaped);
+      std::string out = ">";
+      AppendCopyEscaped(value, &out);
+      EXPECT_EQ(out, ">" + expected) << "at " << at;
+    }
+  }
+  std::string out;
+  AppendCopyEscaped("\\\\\t\t\n\n\r\r0123456789", &out);
+  EXPECT_EQ(out, "\\\\\\\\\\t\\t\\n\\n\\r\\r0123456789");
+}
+
 TEST(CopyRowTest, UuidsAreVersion4AndDistinct) {
   UuidGenerator uuids;
   const std::string a = uuids.Next();

@@ -6,7 +6,7 @@ namespace lqe::schema {
 namespace {
 
 // 2023-03-23T14:36:26Z, computed independently: 19439 days * 86400 + 14:36:26.
-constexpr std::int64_t kBase = (19439LL * 86400 + 14 * 3600 + 36 * 60 + 26) * 1000000;
+constexpr std::int64_t kBase = (19439LL * 86400 + 14LL * 3600 + 36LL * 60 + 26) * 1000000;
 
 std::int64_t Parse(const std::string& text) {
   std::string error;
@@ -70,6 +70,22 @@ TEST(TimestampTest, FormatsForPostgres) {
   EXPECT_EQ(FormatTimestampMicros(0), "1970-01-01 00:00:00.000000+00");
   EXPECT_EQ(FormatDay(DayOfMicros(kBase)), "2023-03-23");
   EXPECT_EQ(DayOfMicros(kBase), 19439);
+}
+
+TEST(TimestampTest, AppendsTheSameTextAsItFormats) {
+  const std::int64_t end_of_2099 = 4102444800LL * 1000000 - 1;
+  for (std::int64_t micros : {std::int64_t{0}, kBase + 643993, kBase + 5, end_of_2099,
+                              std::int64_t{951782400} * 1000000 + 86399999999}) {
+    std::string out = "row:";
+    AppendTimestampMicros(micros, &out);
+    EXPECT_EQ(out, "row:" + FormatTimestampMicros(micros));
+  }
+  std::string out;
+  AppendTimestampMicros(end_of_2099, &out);
+  EXPECT_EQ(out, "2099-12-31 23:59:59.999999+00");
+  out.clear();
+  AppendTimestampMicros(std::int64_t{951782400} * 1000000 + 86399999999, &out);  // a leap day
+  EXPECT_EQ(out, "2000-02-29 23:59:59.999999+00");
 }
 
 }  // namespace

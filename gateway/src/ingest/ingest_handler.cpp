@@ -123,8 +123,9 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
                                              const std::function<std::int64_t()>& now_micros) {
   BodyLimits limits;
   limits.max_decompressed_bytes = state.config.ingest.max_decompressed_bytes;
-  RequestMemory* memory = nullptr;
-  const json::storage_ptr storage = RequestMemory::Make(request.body.size(), &memory);
+  // Declared first, so every value made in it is gone before it is (or moves into the job).
+  auto memory = std::make_unique<RequestMemory>(request.body.size());
+  const json::storage_ptr storage = memory->Storage();
   ParsedBody body(storage);
   BodyError error;
   if (!ParseBody(request, limits, &body, &error)) {
@@ -167,6 +168,7 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
   // What the queued job holds: the body as received (answered only after the write) and the
   // arena of its parsed tree and formed events.
   job.bytes = request.body.size() + memory->Bytes();
+  job.memory = std::move(memory);
   // [] and {"batch":[]}: nothing to do. A batch whose events were all refused still goes
   // through the queue, so its refusals are counted like any other.
   if (job.events.empty() && job.refusals.empty()) {

@@ -12,15 +12,15 @@ namespace lqe::gateway::ingest {
 
 class RequestMemory final : public boost::json::memory_resource {
  public:
-  // expected_bytes: the first block's size (the body's size is a good guess). *self is set to
-  // this object (make_shared_resource wraps it, so its storage_ptr does not point at it).
-  RequestMemory(std::size_t expected_bytes, RequestMemory** self);
+  // expected_bytes: the first block's size (the body's size is a good guess).
+  explicit RequestMemory(std::size_t expected_bytes);
   // The bytes the arena took from the heap so far.
   std::size_t Bytes() const { return upstream_.bytes; }
 
-  // A shared arena for one request; `*memory` stays valid as long as the storage (and every
-  // JSON value made with it) lives.
-  static boost::json::storage_ptr Make(std::size_t expected_bytes, RequestMemory** memory);
+  // The storage for values made in the arena. It does not own the arena: every such value must
+  // be gone (or never used again) before the arena is. In return no value made in it is taken
+  // apart node by node when it dies, and copying the storage costs no reference count.
+  boost::json::storage_ptr Storage();
 
  private:
   // The heap, counted.
@@ -45,3 +45,9 @@ class RequestMemory final : public boost::json::memory_resource {
 };
 
 }  // namespace lqe::gateway::ingest
+
+// Freeing inside the arena does nothing, so Boost.JSON may skip destroying its values.
+template <>
+struct boost::json::is_deallocate_trivial<lqe::gateway::ingest::RequestMemory> {
+  static constexpr bool value = true;
+};

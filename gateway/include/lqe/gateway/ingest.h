@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <boost/json/memory_resource.hpp>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -37,6 +38,8 @@ struct IngestOutcome {
 };
 
 struct IngestJob {
+  // The arena the events' JSON lives in (the request's parsed body): first, so it goes last.
+  std::unique_ptr<boost::json::memory_resource> memory;
   std::string table;
   std::vector<schema::FormedEvent> events;
   std::vector<std::string> refusals;        // events already refused while forming

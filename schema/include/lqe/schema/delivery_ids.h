@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,14 +18,17 @@ std::array<unsigned char, 32> Sha256(std::string_view data);
 class DeliveryIds {
  public:
   // scope: where the events go (the table); delivery: the bytes as received (a request body
-  // before decompression, or one NDJSON line).
+  // before decompression, or one NDJSON line). Both are read at the first At, so they must live
+  // until then; a delivery whose events all carry their own ids is never hashed.
   DeliveryIds(std::string_view scope, std::string_view delivery);
   // The id of the event at `position` in the delivery (an array index, or a line number): a UUID
   // in the 8-4-4-4-12 form, version 8 (RFC 9562, vendor-specific) from SHA-256.
   [[nodiscard]] std::string At(std::uint64_t position) const;
 
  private:
-  std::array<unsigned char, 32> digest_{};
+  std::string_view scope_;
+  std::string_view delivery_;
+  mutable std::optional<std::array<unsigned char, 32>> digest_;
 };
 
 }  // namespace lqe::schema

@@ -10,9 +10,10 @@
 
 namespace lqe::schema {
 
-// Parses one line into *value (memory from `storage`), then forms *event from it. Returns false
-// and sets *error for a line to reject: "invalid JSON at column 7: ...", "not a JSON object, got
-// an array", or FormEvent's refusal.
+// Parses one line into *value (memory from `storage`), then forms *event from it. *value and
+// *event should use `storage` too: a value of another memory resource gets a copy of the tree.
+// Returns false and sets *error for a line to reject: "invalid JSON at column 7: ...", "not a JSON
+// object, got an array", or FormEvent's refusal.
 bool ParseEventLine(std::string_view line, const boost::json::storage_ptr& storage,
                     boost::json::value* value, const EventFormOptions& options, FormedEvent* event,
                     std::string* error);

@@ -26,6 +26,8 @@ std::optional<std::int64_t> EpochToMicros(double value, std::string* error);
 
 // "2026-11-21 19:50:57.327059+00" (PostgreSQL timestamptz input, always UTC).
 std::string FormatTimestampMicros(std::int64_t micros);
+// The same appended to *out, without formatting through printf (one call per stored event).
+void AppendTimestampMicros(std::int64_t micros, std::string* out);
 // Days since 1970-01-01 of a timestamp; "2026-11-21" for a day number.
 std::int64_t DayOfMicros(std::int64_t micros);
 std::string FormatDay(std::int64_t day);
