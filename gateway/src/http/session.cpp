@@ -280,6 +280,10 @@ asio::awaitable<void> Serve(Server::Impl& server, Connection& connection) {
         co_await asio::async_write(connection.socket, buffers, asio::as_tuple(asio::deferred));
     connection.deadline->Clear();
     if (write_error || !keep_alive) break;
+    // Let the other connections' ready work run before this one reads again: a fast client's
+    // next request is often there already, and serving it at once would keep the rest waiting
+    // (the tail latency under load).
+    co_await asio::post(connection.socket.get_executor(), asio::deferred);
   }
 }
 
