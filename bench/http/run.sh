@@ -76,22 +76,33 @@ p99_ms() {
 }
 requests() { awk '/requests in/ {print $1}' <<<"$1"; }
 # CPU seconds (user, system) lqe has used so far, from /proc: less noisy than req/s on a shared VM.
-cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f %.3f", $14 / hz, $15 / hz}' "/proc/$lqe_pid/stat"; }
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f %.3f", $14 / hz, $15 / hz}' "/proc/${1:-$lqe_pid}/stat"; }
+# The same summed over nginx's workers (the master only forks them).
+nginx_cpu_seconds() {
+  local pid
+  for pid in $(pgrep -P "$(cat "$work/nginx.pid")"); do cpu_seconds "$pid"; echo; done |
+    awk '{u += $1; s += $2} END {printf "%.3f %.3f", u, s}'
+}
+# CPU microseconds per request between two cpu_seconds readings.
+cpu_us_per_request() {
+  awk -v c0="$1" -v c1="$2" -v n="$3" \
+    'BEGIN {split(c0, a, " "); split(c1, b, " "); printf "%.1f", (b[1] + b[2] - a[1] - a[2]) * 1e6 / n}'
+}
 
-results=()  # "body server round rps p99_ms [cpu_us]"
+results=()  # "body server round rps p99_ms cpu_us"
 run_lqe() {
-  local body=$1 round=$2 out c0 c1 cpu
+  local body=$1 round=$2 out c0 c1
   c0=$(cpu_seconds)
   out=$(run_wrk -H "X-API-KEY: $key" "$gw${path[$body]}")
   c1=$(cpu_seconds)
-  cpu=$(awk -v c0="$c0" -v c1="$c1" -v n="$(requests "$out")" \
-    'BEGIN {split(c0, a, " "); split(c1, b, " "); printf "%.1f", (b[1] + b[2] - a[1] - a[2]) * 1e6 / n}')
-  results+=("$body lqe $round $(rps "$out") $(p99_ms "$out") $cpu")
+  results+=("$body lqe $round $(rps "$out") $(p99_ms "$out") $(cpu_us_per_request "$c0" "$c1" "$(requests "$out")")")
 }
 run_nginx() {
-  local body=$1 round=$2 out
+  local body=$1 round=$2 out c0 c1
+  c0=$(nginx_cpu_seconds)
   out=$(run_wrk "http://127.0.0.1:$ng_port/$body.json")
-  results+=("$body nginx $round $(rps "$out") $(p99_ms "$out") -")
+  c1=$(nginx_cpu_seconds)
+  results+=("$body nginx $round $(rps "$out") $(p99_ms "$out") $(cpu_us_per_request "$c0" "$c1" "$(requests "$out")")")
 }
 for round in $(seq 1 "$ROUNDS"); do
   for body in chart listing; do
@@ -127,13 +138,13 @@ echo
 echo "== $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency$([[ $PIN == 1 ]] && echo "; PIN=1: servers on CPU 0 (lqe io_threads 1, nginx 1 worker), wrk on the rest")"
 echo "load average before: $load_before, after: $load_after"
-printf '%-8s %-6s %5s %10s %9s %12s\n' body server round req/s p99_ms lqe_cpu_us
+printf '%-8s %-6s %5s %10s %9s %12s\n' body server round req/s p99_ms cpu_us/req
 for r in "${results[@]}"; do printf '%-8s %-6s %5s %10s %9s %12s\n' $r; done
 for body in chart listing; do
   printf '%s': "$body (lqe $(stat -c %s "$work/www/$body.json") bytes = nginx file):"
   printf '%s\n' "${results[@]}" | awk -v b="$body" '
-    $1==b && $2=="lqe" {lr[$3]=$4; lp[$3]=$5} $1==b && $2=="nginx" {nr[$3]=$4; np[$3]=$5}
-    END {for (r in lr) printf " round %s: req/s %.2fx, p99 %.2fx;", r, lr[r]/nr[r], lp[r]/np[r]; print ""}'
+    $1==b && $2=="lqe" {lr[$3]=$4; lp[$3]=$5; lc[$3]=$6} $1==b && $2=="nginx" {nr[$3]=$4; np[$3]=$5; nc[$3]=$6}
+    END {for (r in lr) printf " round %s: req/s %.2fx, p99 %.2fx, CPU/req %.2fx;", r, lr[r]/nr[r], lp[r]/np[r], lc[r]/nc[r]; print ""}'
 done
 cat <<REPORT
 first request (miss) ${miss_time}s, second (hit) ${hit_time}s (curl time_total, one new connection each)

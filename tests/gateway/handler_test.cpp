@@ -362,19 +362,26 @@ TEST_F(HandlerTest, HitMemoRepeatsOnlyTheSameDecision) {
 }
 
 TEST_F(HandlerTest, HitMemoKeys) {
+  HitMemo memo;
+  // The key as a value: KeyFor reuses its buffer.
+  auto key_of = [&memo](const Request& request) -> std::optional<std::string> {
+    const std::string* key = memo.KeyFor(request);
+    return key == nullptr ? std::nullopt : std::optional<std::string>(*key);
+  };
   Request r = Get("/api/endpoints/query/x?a=1");
-  auto key = HitMemo::KeyFor(r);
+  auto key = key_of(r);
   ASSERT_TRUE(key.has_value());
   Request empty_header = r;
   empty_header.headers["lf-endpoint-redact-pii"] = "";
-  EXPECT_NE(HitMemo::KeyFor(empty_header), key);  // present-but-empty differs from absent
+  EXPECT_NE(key_of(empty_header), key);  // present-but-empty differs from absent
   Request other_key = Get("/api/endpoints/query/x?a=1", "other");
-  EXPECT_NE(HitMemo::KeyFor(other_key), key);
+  EXPECT_NE(key_of(other_key), key);
+  EXPECT_EQ(key_of(r), key);
   Request post = r;
   post.method = "POST";
-  EXPECT_FALSE(HitMemo::KeyFor(post).has_value());
+  EXPECT_FALSE(key_of(post).has_value());
   Request long_target = Get("/api/endpoints/query/x?a=" + std::string(HitMemo::kMaxKeyBytes, 'a'));
-  EXPECT_FALSE(HitMemo::KeyFor(long_target).has_value());
+  EXPECT_FALSE(key_of(long_target).has_value());
 }
 
 TEST_F(HandlerTest, ErrorsAreNotCached) {

@@ -98,8 +98,10 @@ namespace {
 
 // A repeat of a request already answered from the cache: straight to the cache lookup.
 std::optional<Response> HandleFromMemo(const Request& request, Context& context,
-                                       const std::optional<std::string>& memo_key) {
-  if (context.memo == nullptr || context.cache == nullptr || !memo_key) return std::nullopt;
+                                       const std::string* memo_key) {
+  if (context.memo == nullptr || context.cache == nullptr || memo_key == nullptr) {
+    return std::nullopt;
+  }
   const HitMemo::Entry* entry = context.memo->Find(*memo_key, context.state);
   if (entry == nullptr) return std::nullopt;
   auto hit = context.cache->Peek(entry->cache_key);
@@ -113,8 +115,7 @@ std::optional<Response> HandleFromMemo(const Request& request, Context& context,
 }  // namespace
 
 FastOutcome HandleFast(const Request& request, Context& context) {
-  std::optional<std::string> memo_key =
-      context.memo != nullptr ? HitMemo::KeyFor(request) : std::nullopt;
+  const std::string* memo_key = context.memo != nullptr ? context.memo->KeyFor(request) : nullptr;
   if (auto response = HandleFromMemo(request, context, memo_key)) return std::move(*response);
   auto parsed = ParseAndRoute(request);
   if (auto* response = std::get_if<Response>(&parsed)) return std::move(*response);
@@ -136,7 +137,7 @@ FastOutcome HandleFast(const Request& request, Context& context) {
   Prepared& q = std::get<Prepared>(prepared);
   if (q.endpoint->cache_seconds > 0 && context.cache != nullptr) {
     if (auto hit = context.cache->Peek(q.cache_key)) {
-      if (memo_key) {
+      if (memo_key != nullptr) {
         context.memo->Remember(*memo_key, context.state, {q.endpoint, q.redact, q.cache_key});
       }
       return RespondFromLookup(request, q, *hit);

@@ -16,18 +16,18 @@ constexpr std::array<std::string_view, 4> kPreparedHeaders = {kAuthorizationHead
 
 }  // namespace
 
-std::optional<std::string> HitMemo::KeyFor(const Request& request) {
-  if (request.method != "GET" || !request.body.empty()) return std::nullopt;
-  std::string key = request.target;
+const std::string* HitMemo::KeyFor(const Request& request) {
+  if (request.method != "GET" || !request.body.empty()) return nullptr;
+  key_.assign(request.target);
   for (std::string_view name : kPreparedHeaders) {
     const std::string* value = request.Header(name);
-    key.push_back('\0');  // cannot occur in a target or a header value Beast accepted
+    key_.push_back('\0');  // cannot occur in a target or a header value Beast accepted
     if (value == nullptr) continue;
-    key.push_back('=');  // present, possibly empty
-    key.append(*value);
+    key_.push_back('=');  // present, possibly empty
+    key_.append(*value);
   }
-  if (key.size() > kMaxKeyBytes) return std::nullopt;
-  return key;
+  if (key_.size() > kMaxKeyBytes) return nullptr;
+  return &key_;
 }
 
 void HitMemo::Use(const std::shared_ptr<const GatewayState>& state) {

@@ -11,6 +11,7 @@
 #include <boost/beast/http.hpp>
 #include <cerrno>
 
+#include "http/io_deadline.h"
 #include "http/request_parser.h"
 #include "http/wire.h"
 #include "ingest/ingest_handler.h"
@@ -24,9 +25,15 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-// Writes the head and the body in one gather write. `head` is the connection's reused buffer; a
-// pre-serialised answer goes out straight from the buffer it shares with the cache.
-asio::awaitable<boost::system::error_code> WriteResponse(beast::tcp_stream& stream,
+// A connection's socket and the deadline that bounds its reads and writes.
+struct Connection {
+  asio::ip::tcp::socket socket;
+  std::shared_ptr<IoDeadline> deadline;
+};
+
+// Writes the head and the body in one gather write (for the early errors; Serve writes its
+// answers inline).
+asio::awaitable<boost::system::error_code> WriteResponse(Connection& connection,
                                                          const Response& response, unsigned version,
                                                          bool keep_alive, std::string& head) {
   head.clear();
@@ -35,7 +42,8 @@ asio::awaitable<boost::system::error_code> WriteResponse(beast::tcp_stream& stre
       response.wire ? std::string_view(response.wire->bytes) : std::string_view(response.body);
   std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(rest)};
   boost::system::error_code ec;
-  co_await asio::async_write(stream, buffers, asio::redirect_error(asio::use_awaitable, ec));
+  co_await asio::async_write(connection.socket, buffers,
+                             asio::redirect_error(asio::use_awaitable, ec));
   co_return ec;
 }
 
@@ -59,14 +67,14 @@ void Record(Server::Impl& server, const GatewayState& state, std::string_view me
 // A bare error for requests that never reached a handler (limits, parse errors); the
 // connection closes after it.
 asio::awaitable<void> WriteEarlyError(Server::Impl& server, const GatewayState& state,
-                                      beast::tcp_stream& stream, RequestParser& parser,
+                                      Connection& connection, RequestParser& parser,
                                       const GatewayError& error) {
   Response response = ToResponse(error);
   FinishResponse(parser.GetRequest(), response);
   Record(server, state, parser.GetRequest().method, parser.GetRequest().target, response, 0);
-  stream.expires_after(std::chrono::milliseconds(state.config.write_timeout_ms));
+  connection.deadline->ExpiresAfter(std::chrono::milliseconds(state.config.write_timeout_ms));
   std::string head;
-  co_await WriteResponse(stream, response, 11, false, head);
+  co_await WriteResponse(connection, response, 11, false, head);
 }
 
 // After a header_limit error the parser has consumed the start line if it was complete, so
@@ -83,15 +91,12 @@ bool StartLineTooLong(const beast::flat_buffer& buffer) {
   return true;
 }
 
-// Reads one request; on a limit or parse error answers it and returns false, as it does when
-// the client closed or went quiet (the stream's timeout has closed the socket then: no 408).
-asio::awaitable<bool> ReadRequest(Server::Impl& server, const GatewayState& state,
-                                  beast::tcp_stream& stream, beast::flat_buffer& buffer,
-                                  RequestParser& parser) {
-  stream.expires_after(std::chrono::milliseconds(state.config.read_timeout_ms));
-  boost::system::error_code ec;
-  co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
-  if (!ec) co_return true;
+// Answers a request that could not be read (a limit or parse error) before the connection
+// closes; a client that closed or went quiet gets nothing (the deadline has closed the socket
+// then: no 408).
+asio::awaitable<void> AnswerReadError(Server::Impl& server, const GatewayState& state,
+                                      Connection& connection, const beast::flat_buffer& buffer,
+                                      RequestParser& parser, boost::system::error_code ec) {
   std::optional<GatewayError> error;
   if (const auto& rejection = parser.GetRejection()) {
     error = MakeError(rejection->status, rejection->message, rejection->reason);
@@ -106,9 +111,8 @@ asio::awaitable<bool> ReadRequest(Server::Impl& server, const GatewayState& stat
     error = MakeError(400, "malformed HTTP request (" + ec.message() + ")", "bad_request");
   }
   if (error) {
-    co_await WriteEarlyError(server, state, stream, parser, *error);
+    co_await WriteEarlyError(server, state, connection, parser, *error);
   }
-  co_return false;
 }
 
 // Cancels the query and repeats every 100 ms while it still runs (a cancel that reaches the
@@ -183,32 +187,30 @@ asio::awaitable<Response> AnswerIngest(Server::Impl& server, Context& context,
   co_return ingest::OutcomeResponse(*outcome);
 }
 
-// Answers one parsed request: the non-blocking fast path inline, else a worker thread.
-asio::awaitable<Response> Answer(Server::Impl& server, beast::tcp_stream& stream,
-                                 const Request& request) {
-  Context context = server.MakeContext();
-  FastOutcome fast = HandleFast(request, context);
-  if (auto* response = std::get_if<Response>(&fast)) co_return std::move(*response);
-  const PendingRequest pending = std::get<PendingRequest>(std::move(fast));
+// Answers a request the fast path could not: ingest, or on a worker thread while watching for
+// the client hanging up.
+asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection& connection,
+                                        Context& context, const Request& request,
+                                        const PendingRequest pending) {
   if (pending.kind == PendingRequest::Kind::kIngest) {
     co_return co_await AnswerIngest(server, context, request, pending);
   }
   context.cancel = std::make_shared<QueryCancel>();
   server.cancels.Add(context.cancel);
   auto watching = std::make_shared<bool>(true);
-  WatchForHangUp(stream.socket(), context.cancel, watching);
+  WatchForHangUp(connection.socket, context.cancel, watching);
   struct StopWatching {
     Server::Impl& server;
-    beast::tcp_stream& stream;
+    asio::ip::tcp::socket& socket;
     std::shared_ptr<bool> watching;
     const QueryCancel* cancel;
     ~StopWatching() {
       *watching = false;
       boost::system::error_code ignored;
-      stream.socket().cancel(ignored);
+      socket.cancel(ignored);
       server.cancels.Remove(cancel);
     }
-  } stop{server, stream, watching, context.cancel.get()};
+  } stop{server, connection.socket, watching, context.cancel.get()};
   co_return co_await asio::co_spawn(
       *server.workers,
       [&]() -> asio::awaitable<Response> {
@@ -231,13 +233,22 @@ RequestLimits LimitsOf(const Config& config) {
   return limits;
 }
 
-asio::awaitable<void> Serve(Server::Impl& server, beast::tcp_stream& stream) {
+// The request loop. A cache hit runs without a coroutine frame or timer operation of its own:
+// the read and the write are awaited as deferred operations, the fast path is a plain call.
+asio::awaitable<void> Serve(Server::Impl& server, Connection& connection) {
   beast::flat_buffer buffer;
   std::string head;
   for (;;) {
     auto state = server.CurrentState();
     RequestParser parser(LimitsOf(state->config));
-    if (!co_await ReadRequest(server, *state, stream, buffer, parser)) break;
+    connection.deadline->ExpiresAfter(std::chrono::milliseconds(state->config.read_timeout_ms));
+    auto [read_error, read_bytes] = co_await http::async_read(connection.socket, buffer, parser,
+                                                              asio::as_tuple(asio::deferred));
+    connection.deadline->Clear();
+    if (read_error) {
+      co_await AnswerReadError(server, *state, connection, buffer, parser, read_error);
+      break;
+    }
     auto start = std::chrono::steady_clock::now();
     server.in_flight.fetch_add(1);
     struct InFlight {
@@ -245,15 +256,34 @@ asio::awaitable<void> Serve(Server::Impl& server, beast::tcp_stream& stream) {
       ~InFlight() { count.fetch_sub(1); }  // after the write: shutdown waits for the bytes too
     } in_flight{server.in_flight};
     const Request& request = parser.GetRequest();
-    Response response = co_await Answer(server, stream, request);
+    Context context = server.MakeContext();
+    FastOutcome fast = HandleFast(request, context);
+    Response response;
+    if (auto* answered = std::get_if<Response>(&fast)) {
+      response = std::move(*answered);
+    } else {
+      response = co_await AnswerPending(server, connection, context, request,
+                                        std::get<PendingRequest>(std::move(fast)));
+    }
     FinishResponse(request, response);
     Record(server, *state, request.method, request.target, response,
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (response.status == 499) break;  // the client is gone
     bool keep_alive = parser.keep_alive() && !server.stopping.load();
-    stream.expires_after(std::chrono::milliseconds(state->config.write_timeout_ms));
-    auto ec = co_await WriteResponse(stream, response, parser.Version(), keep_alive, head);
-    if (ec || !keep_alive) break;
+    head.clear();
+    AppendHead(response, parser.Version(), keep_alive, head);
+    std::string_view rest =
+        response.wire ? std::string_view(response.wire->bytes) : std::string_view(response.body);
+    std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(rest)};
+    connection.deadline->ExpiresAfter(std::chrono::milliseconds(state->config.write_timeout_ms));
+    auto [write_error, written] =
+        co_await asio::async_write(connection.socket, buffers, asio::as_tuple(asio::deferred));
+    connection.deadline->Clear();
+    if (write_error || !keep_alive) break;
+    // Let the other connections' ready work run before this one reads again: a fast client's
+    // next request is often there already, and serving it at once would keep the rest waiting
+    // (the tail latency under load).
+    co_await asio::post(connection.socket.get_executor(), asio::deferred);
   }
 }
 
@@ -268,15 +298,20 @@ asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket soc
   // rather than after the client acknowledges the previous ones (Nagle).
   boost::system::error_code nodelay_error;
   socket.set_option(asio::ip::tcp::no_delay(true), nodelay_error);
-  beast::tcp_stream stream(std::move(socket));
+  Connection connection{std::move(socket), nullptr};
+  connection.deadline = std::make_shared<IoDeadline>(connection.socket);
+  struct StopDeadline {
+    IoDeadline& deadline;
+    ~StopDeadline() { deadline.Stop(); }  // also when the loop is destroyed mid-session
+  } stop_deadline{*connection.deadline};
   try {
-    co_await Serve(server, stream);
+    co_await Serve(server, connection);
   } catch (const std::exception& e) {
     // A bug must cost one connection, never the process.
     spdlog::error("connection closed after an unexpected error: {}", e.what());
   }
   boost::system::error_code ignored;
-  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  connection.socket.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
 }  // namespace lqe::gateway

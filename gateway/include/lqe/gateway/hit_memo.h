@@ -6,7 +6,6 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -25,9 +24,10 @@ class HitMemo {
     std::string cache_key;
   };
 
-  // The memo key of a request, or nullopt when it is not memoisable (not a bodiless GET, or
-  // too long to be worth keeping).
-  static std::optional<std::string> KeyFor(const Request& request);
+  // The memo key of a request, or nullptr when it is not memoisable (not a bodiless GET, or
+  // too long to be worth keeping). The key lives in a buffer of the memo that the next call
+  // reuses, so a repeated hit builds it without allocating.
+  const std::string* KeyFor(const Request& request);
   // The entry for key under `state`; a new snapshot empties the memo first.
   const Entry* Find(const std::string& key, const std::shared_ptr<const GatewayState>& state);
   void Remember(std::string key, const std::shared_ptr<const GatewayState>& state, Entry entry);
@@ -43,6 +43,7 @@ class HitMemo {
   // new snapshot at a reused address, since the weak reference keeps the control block.
   std::weak_ptr<const GatewayState> state_;
   std::unordered_map<std::string, Entry> entries_;
+  std::string key_;  // KeyFor's buffer
 };
 
 }  // namespace lqe::gateway
