@@ -11,7 +11,9 @@
 # Usage: bench/ingest/run.sh [COUNT]   (default 100000 edge events, ~3 minutes in all)
 #   LQE_BIN: the binary (default build/lqe); LQE_BENCH_SOURCE: the source (default edge);
 #   LQE_BENCH_P99_SECONDS: length of the fixed-rate phase (default 10);
-#   LQE_BENCH_QUEUE_MAX_BYTES: the gateway's ingest.queue_max_bytes (default: lqe's default).
+#   LQE_BENCH_QUEUE_MAX_BYTES: the gateway's ingest.queue_max_bytes (default: lqe's default);
+#   LQE_BENCH_LIVE: SECONDS: every event in the SECONDS before now (`lqe generate --live`), a live
+#     stream as shippers send it, instead of the generator's 8-day spread.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -45,8 +47,9 @@ fresh_db() {
   "$LQE" migrate --dsn "$SUPER/$1" >/dev/null
 }
 
-echo "ingest bench: $COUNT $SOURCE events; load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
-"$LQE" generate --source "$SOURCE" --count "$COUNT" --seed 1 >"$TMP/events.ndjson"
+echo "ingest bench: $COUNT $SOURCE events${LQE_BENCH_LIVE:+ of the last $LQE_BENCH_LIVE s}; load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
+"$LQE" generate --source "$SOURCE" --count "$COUNT" --seed 1 \
+  ${LQE_BENCH_LIVE:+--live "$LQE_BENCH_LIVE"} >"$TMP/events.ndjson"
 echo "events: $(du -m "$TMP/events.ndjson" | cut -f1) MB, $(awk -v b="$(stat -c %s "$TMP/events.ndjson")" -v n="$COUNT" 'BEGIN{printf "%.0f", b/n}') bytes each"
 
 # 1. The floor: the raw lines into one jsonb column, the file split in two, two COPYs at once.

@@ -17,6 +17,7 @@ struct GenerateFlags {
   std::uint64_t seed = 1;
   std::string now;
   int projects = 50;
+  std::int64_t live_seconds = 0;
   std::string out_dir;
 };
 
@@ -40,6 +41,7 @@ int Run(const GenerateFlags& flags) {
   demo::GeneratorOptions options;
   options.seed = flags.seed;
   options.projects = flags.projects;
+  options.live_seconds = flags.live_seconds;
   options.now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
                            std::chrono::system_clock::now().time_since_epoch())
                            .count();
@@ -92,6 +94,10 @@ void RegisterGenerate(CLI::App& app, int* exit_code) {
                   "the 8 days before it, half of them in the last 2 hours");
   cmd->add_option("--projects", flags->projects, "Distinct projects (default 50)")
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--live", flags->live_seconds,
+                  "Put every event in the SECONDS before --now instead: a live stream, as "
+                  "shippers send it (default 0: the 8-day spread)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{31} * 24 * 3600));
   cmd->add_option("--out-dir", flags->out_dir,
                   "With --source all: write DIR/<source>.ndjson instead of standard output");
   cmd->callback([flags, exit_code] {

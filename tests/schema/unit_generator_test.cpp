@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <map>
 
@@ -128,4 +129,32 @@ TEST(GeneratorTest, UnknownSourceAndNowParsing) {
 }
 
 }  // namespace
+TEST(GeneratorTest, LiveEventsAllFallInTheGivenSecondsBeforeNow) {
+  GeneratorOptions options{"edge", 5, kNow, 10};
+  options.live_seconds = 60;
+  EventGenerator generator(options);
+  std::string text;
+  for (int i = 0; i < 500; ++i) generator.Next(&text);
+  std::int64_t oldest = kNow;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto nl = text.find('\n', start);
+    boost::json::value value;
+    schema::FormedEvent event;
+    schema::EventFormOptions form;
+    form.now_micros = [] { return kNow; };
+    form.new_id = [] { return std::string("generated"); };
+    std::string error;
+    ASSERT_TRUE(
+        schema::ParseEventLine(text.substr(start, nl - start), {}, &value, form, &event, &error))
+        << error;
+    EXPECT_LE(event.timestamp_micros, kNow);
+    EXPECT_GT(event.timestamp_micros, kNow - 60LL * 1000000);
+    oldest = std::min(oldest, event.timestamp_micros);
+    start = nl + 1;
+  }
+  // 500 events spread over the minute, not bunched at its end.
+  EXPECT_LT(oldest, kNow - 50LL * 1000000);
+}
+
 }  // namespace lqe::demo

@@ -62,7 +62,7 @@ const std::vector<std::string>& GeneratorSources() {
 }
 
 EventGenerator::Context::Context(const GeneratorOptions& options)
-    : rng(options.seed), now_micros(options.now_micros) {
+    : rng(options.seed), now_micros(options.now_micros), live_seconds(options.live_seconds) {
   // Projects depend on the seed only, so every source of one seed shares them.
   projects = MakeProjects(options.projects, rng);
   double total = 0;
@@ -81,6 +81,10 @@ const std::string& EventGenerator::Context::Project() {
 }
 
 std::int64_t EventGenerator::Context::Timestamp() {
+  if (live_seconds > 0) {
+    return now_micros - static_cast<std::int64_t>(
+                            Below(static_cast<std::uint64_t>(live_seconds * kMicrosPerSecond)));
+  }
   const std::int64_t span = Chance(0.5) ? 2 * kMicrosPerHour : 8 * 24 * kMicrosPerHour;
   return now_micros - static_cast<std::int64_t>(Below(static_cast<std::uint64_t>(span)));
 }

@@ -17,6 +17,7 @@ struct EventGenerator::Context {
 
   std::mt19937_64 rng;
   std::int64_t now_micros;
+  std::int64_t live_seconds;
   std::vector<std::string> projects;  // index 0 is "default"
   std::vector<double> project_cdf;    // Zipf-like popularity
 

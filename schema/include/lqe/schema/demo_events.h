@@ -19,6 +19,9 @@ struct GeneratorOptions {
   std::uint64_t seed = 1;
   std::int64_t now_micros = 0;  // events fall in the 8 days before this instant
   int projects = 50;            // distinct projects; "default" is the most popular
+  // When > 0, every event falls in the live_seconds before now_micros instead (a live stream,
+  // as shippers send it: their events share minutes, which changes what rollups cost).
+  std::int64_t live_seconds = 0;
 };
 
 class EventGenerator {
