@@ -85,7 +85,8 @@ std::int64_t EventGenerator::Context::Timestamp() {
     return now_micros - static_cast<std::int64_t>(
                             Below(static_cast<std::uint64_t>(live_seconds * kMicrosPerSecond)));
   }
-  const std::int64_t span = Chance(0.5) ? 2 * kMicrosPerHour : 8 * 24 * kMicrosPerHour;
+  const std::int64_t span =
+      Chance(0.5) ? 2 * kMicrosPerHour : std::int64_t{8} * 24 * kMicrosPerHour;
   return now_micros - static_cast<std::int64_t>(Below(static_cast<std::uint64_t>(span)));
 }
 
@@ -154,8 +155,9 @@ std::string IsoTimestamp(std::int64_t micros) {
   const Civil c = ToCivil(micros);
   std::string out = "0000-00-00T00:00:00.000000Z";
   auto put = [&out](std::size_t end, int value, int width) {
-    for (int i = 0; i < width; ++i, value /= 10)
+    for (int i = 0; i < width; ++i, value /= 10) {
       out[end - static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
+    }
   };
   put(3, c.year, 4);
   put(6, c.month, 2);
@@ -188,7 +190,7 @@ std::string PgLogTime(std::int64_t micros) {
 
 EventGenerator::EventGenerator(const GeneratorOptions& options) {
   using Writer = void (*)(Context&, std::string*);
-  static const std::pair<const char*, Writer> kWriters[] = {
+  static constexpr std::pair<const char*, Writer> kWriters[] = {
       {"edge", WriteEdge},
       {"postgres", WritePostgres},
       {"function_edge", WriteFunctionEdge},
