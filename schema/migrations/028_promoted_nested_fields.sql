@@ -184,8 +184,9 @@ BEGIN
                                'trigger fill_promoted: NULL when absent or not readable as that '
                                'type.' END);
       idx := left(f.source || '_pc_' || col, 50) || '_' || left(md5(f.source || '.' || col), 8);
+      -- "timestamp" DESC: the listings' order (migration 033; 029 rebuilds 027's indexes so).
       EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON logs.%I '
-                     '(project, %I, "timestamp" DESC NULLS LAST)', idx, f.source, col);
+                     '(project, %I, "timestamp" DESC)', idx, f.source, col);
       RETURN NEXT f.source || '.' || col;
     END LOOP;
     UPDATE logs.promoted_fields SET column_name = base, backfilled = false

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/json/parse.hpp>
+#include <functional>
 #include <map>
 
 #include "lqe/schema/demo_events.h"
@@ -30,6 +31,26 @@ std::vector<boost::json::value> Lines(const std::string& text) {
   return out;
 }
 
+// Forms every NDJSON line of `text` as an ingested event and hands it to `check`.
+void ForEachFormedEvent(const std::string& text,
+                        const std::function<void(const schema::FormedEvent&)>& check) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto nl = text.find('\n', start);
+    boost::json::value value;
+    schema::FormedEvent event;
+    schema::EventFormOptions options;
+    options.now_micros = [] { return kNow; };
+    options.new_id = [] { return std::string("generated"); };
+    std::string error;
+    ASSERT_TRUE(
+        schema::ParseEventLine(text.substr(start, nl - start), {}, &value, options, &event, &error))
+        << error;
+    check(event);
+    start = nl + 1;
+  }
+}
+
 TEST(GeneratorTest, SameSeedSameBytes) {
   for (const auto& source : GeneratorSources()) {
     EXPECT_EQ(Generate(source, 7, 200), Generate(source, 7, 200)) << source;
@@ -39,28 +60,15 @@ TEST(GeneratorTest, SameSeedSameBytes) {
 
 TEST(GeneratorTest, EveryLineIsAValidIngestEvent) {
   for (const auto& source : GeneratorSources()) {
-    const std::string text = Generate(source, 3, 500);
-    std::size_t start = 0;
     int lines = 0;
-    while (start < text.size()) {
-      const auto nl = text.find('\n', start);
-      boost::json::value value;
-      schema::FormedEvent event;
-      schema::EventFormOptions options;
-      options.now_micros = [] { return kNow; };
-      options.new_id = [] { return std::string("generated"); };
-      std::string error;
-      ASSERT_TRUE(schema::ParseEventLine(text.substr(start, nl - start), {}, &value, options,
-                                         &event, &error))
-          << source << ": " << error;
-      ASSERT_TRUE(event.id_given);
-      ASSERT_TRUE(event.timestamp_given);
+    ForEachFormedEvent(Generate(source, 3, 500), [&](const schema::FormedEvent& event) {
+      EXPECT_TRUE(event.id_given) << source;
+      EXPECT_TRUE(event.timestamp_given) << source;
       EXPECT_LE(event.timestamp_micros, kNow);
       EXPECT_GE(event.timestamp_micros, kNow - 8LL * 86400 * 1000000);
       EXPECT_TRUE(event.extra.empty()) << source;
-      start = nl + 1;
       ++lines;
-    }
+    });
     EXPECT_EQ(lines, 500) << source;
   }
 }
@@ -128,7 +136,6 @@ TEST(GeneratorTest, UnknownSourceAndNowParsing) {
   EXPECT_FALSE(ParseNow("2026-11-21T12:00:00Zjunk", &now));
 }
 
-}  // namespace
 TEST(GeneratorTest, LiveEventsAllFallInTheGivenSecondsBeforeNow) {
   GeneratorOptions options{"edge", 5, kNow, 10};
   options.live_seconds = 60;
@@ -136,25 +143,14 @@ TEST(GeneratorTest, LiveEventsAllFallInTheGivenSecondsBeforeNow) {
   std::string text;
   for (int i = 0; i < 500; ++i) generator.Next(&text);
   std::int64_t oldest = kNow;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const auto nl = text.find('\n', start);
-    boost::json::value value;
-    schema::FormedEvent event;
-    schema::EventFormOptions form;
-    form.now_micros = [] { return kNow; };
-    form.new_id = [] { return std::string("generated"); };
-    std::string error;
-    ASSERT_TRUE(
-        schema::ParseEventLine(text.substr(start, nl - start), {}, &value, form, &event, &error))
-        << error;
+  ForEachFormedEvent(text, [&](const schema::FormedEvent& event) {
     EXPECT_LE(event.timestamp_micros, kNow);
     EXPECT_GT(event.timestamp_micros, kNow - 60LL * 1000000);
     oldest = std::min(oldest, event.timestamp_micros);
-    start = nl + 1;
-  }
+  });
   // 500 events spread over the minute, not bunched at its end.
   EXPECT_LT(oldest, kNow - 50LL * 1000000);
 }
 
+}  // namespace
 }  // namespace lqe::demo
