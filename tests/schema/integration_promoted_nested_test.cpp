@@ -10,30 +10,12 @@
 
 #include "lqe/catalog.h"
 #include "lqe/translate.h"
+#include "promoted_catalog.h"
 #include "schema_test_util.h"
 #include "support/test_database.h"
 
 namespace lqe::testing {
 namespace {
-
-// The seed catalogue, with the backfilled promoted columns of `dsn` when given (as the gateway
-// loads it).
-Catalog LoadCatalog(const std::string& dsn) {
-  std::string error;
-  std::vector<CatalogEntry> entries =
-      Catalog::ParseTsv(ReadFileText(SourcePath("schema/catalogue_seed.tsv")), &error);
-  if (!dsn.empty()) {
-    pqxx::connection conn(dsn);
-    pqxx::work tx(conn);
-    for (const auto& row :
-         tx.exec("SELECT source, path, column_name FROM logs.promoted_fields WHERE backfilled")) {
-      for (auto& e : entries) {
-        if (e.source == row[0].c_str() && e.path == row[1].c_str()) e.column = row[2].c_str();
-      }
-    }
-  }
-  return Catalog::FromEntries(entries, &error);
-}
 
 enum class Consumer { kTable, kLogsAllSql, kLogsAllLql };
 
