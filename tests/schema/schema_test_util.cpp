@@ -31,11 +31,31 @@ std::string Quote(const std::string& arg) {
   return out + "'";
 }
 
+// One directory per test process, removed when the process exits: the files written here (NDJSON
+// inputs of up to 50 MB, configs, captured output) used to stay in /tmp after every run.
+class ProcessTempDir {
+ public:
+  ProcessTempDir()
+      : path_(std::filesystem::temp_directory_path() /
+              ("lqe_schema_test_" + std::to_string(getpid()))) {
+    std::filesystem::create_directories(path_);
+  }
+  ProcessTempDir(const ProcessTempDir&) = delete;
+  ProcessTempDir& operator=(const ProcessTempDir&) = delete;
+  ~ProcessTempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 std::string TempPath(const std::string& suffix) {
+  static const ProcessTempDir dir;
   static int counter = 0;
-  const std::string name =
-      "lqe_schema_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + suffix;
-  return (std::filesystem::temp_directory_path() / name).string();
+  return (dir.path() / (std::to_string(counter++) + suffix)).string();
 }
 
 }  // namespace
