@@ -84,8 +84,9 @@ nginx_cpu_seconds() {
   for pid in $(pgrep -P "$(cat "$work/nginx.pid")"); do cpu_seconds "$pid"; echo; done |
     awk '{u += $1; s += $2} END {printf "%.3f %.3f", u, s}'
 }
-# Nanoseconds (on a CPU, runnable but waiting for one) so far, summed over processes' threads
-# that serve: lqe's main thread (its first I/O loop) or nginx's workers.
+# Two totals so far, in ns: time on a CPU and time runnable but waiting for one, summed over the
+# serving threads given (/proc/PID/schedstat is the main thread's: lqe's first I/O loop, or an
+# nginx worker).
 sched_ns() { local pid; for pid in "$@"; do cat "/proc/$pid/schedstat"; done | awk '{r += $1; w += $2} END {print r, w}'; }
 # The share of its runnable time a server spent waiting for the CPU between two sched_ns
 # readings: the scheduler's part of the latency, the same for both servers when they are
