@@ -64,10 +64,22 @@ api_keys:
     endpoints: ["*"]
 endpoints_dir: $work/sql
 YAML
-  "$@" "$LQE" serve --config "$work/gw.yaml" &
+  # A session of its own, as nginx has once it daemonises: with the kernel's autogroup
+  # scheduling, a session is one scheduling group, and lqe left in the script's would share
+  # its CPU weight with wrk (busy on the other CPU), getting half of nginx's weight against
+  # anything else runnable on its CPU.
+  local session=()
+  [[ ${LQE_OWN_SESSION:-1} == 1 ]] && session=(setsid)
+  "$@" "${session[@]}" "$LQE" serve --config "$work/gw.yaml" &
   lqe_pid=$!
   for _ in $(seq 1 100); do
-    curl -sf "$gw/health" >/dev/null && return 0
+    if curl -sf "$gw/health" >/dev/null; then
+      # setsid forks when started as a process group leader (a shell with job control): then
+      # $! is not lqe and its /proc numbers would be wrong.
+      [[ $(cat "/proc/$lqe_pid/comm" 2>/dev/null) == "$(basename "$LQE" | cut -c1-15)" ]] && return 0
+      echo "lqe serve is not process $lqe_pid (run the bench without job control)" >&2
+      return 1
+    fi
     sleep 0.1
   done
   echo "lqe serve did not start" >&2

@@ -10,6 +10,9 @@
 #        PIN (default 1): lqe (1 I/O thread) and nginx (1 worker) on CPU 0, wrk on the other CPUs,
 #        so neither server competes with the load generator; PIN=0: lqe with IO_THREADS (0 = one
 #        per core), nginx with one worker per core, nobody pinned.
+# lqe runs in a session of its own, as the daemonised nginx does (see bench_start_lqe). Each run
+# prints p50/p90/p99/p99.9 (percentiles.lua) and wait%: the share of the time the server's
+# thread was runnable that it spent waiting for the CPU (other work on its CPU, not its own).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LQE=${1:-$ROOT/build/lqe}
@@ -66,14 +69,12 @@ NGINX
 sleep 0.3
 
 run_wrk() {
-  "${client_cpu[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@"
+  "${client_cpu[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
+    -s "$ROOT/bench/http/percentiles.lua" "$@"
 }
 rps() { awk '/^Requests\/sec/ {print $2}' <<<"$1"; }
-# wrk's p99 in ms (it prints us, ms or s).
-p99_ms() {
-  awk '$1=="99%" {v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
-    printf "%.2f", v * (u == "us" ? 0.001 : u == "s" ? 1000 : 1)}' <<<"$1"
-}
+# p50 p90 p99 p99.9 in ms, from percentiles.lua's line.
+percentiles_ms() { awk '$1=="percentiles_ms" {printf "%.2f %.2f %.2f %.2f", $3, $5, $7, $9}' <<<"$1"; }
 requests() { awk '/requests in/ {print $1}' <<<"$1"; }
 # CPU seconds (user, system) lqe has used so far, from /proc: less noisy than req/s on a shared VM.
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f %.3f", $14 / hz, $15 / hz}' "/proc/${1:-$lqe_pid}/stat"; }
@@ -83,26 +84,38 @@ nginx_cpu_seconds() {
   for pid in $(pgrep -P "$(cat "$work/nginx.pid")"); do cpu_seconds "$pid"; echo; done |
     awk '{u += $1; s += $2} END {printf "%.3f %.3f", u, s}'
 }
+# Two totals so far, in ns: time on a CPU and time runnable but waiting for one, summed over the
+# serving threads given (/proc/PID/schedstat is the main thread's: lqe's first I/O loop, or an
+# nginx worker).
+sched_ns() { local pid; for pid in "$@"; do cat "/proc/$pid/schedstat"; done | awk '{r += $1; w += $2} END {print r, w}'; }
+# The share of its runnable time a server spent waiting for the CPU between two sched_ns
+# readings: the scheduler's part of the latency, the same for both servers when they are
+# treated alike.
+wait_percent() {
+  awk -v a="$1" -v b="$2" 'BEGIN {split(a, x, " "); split(b, y, " "); r = y[1] - x[1]; w = y[2] - x[2];
+    printf "%.0f", (r + w > 0 ? 100 * w / (r + w) : 0)}'
+}
 # CPU microseconds per request between two cpu_seconds readings.
 cpu_us_per_request() {
   awk -v c0="$1" -v c1="$2" -v n="$3" \
     'BEGIN {split(c0, a, " "); split(c1, b, " "); printf "%.1f", (b[1] + b[2] - a[1] - a[2]) * 1e6 / n}'
 }
 
-results=()  # "body server round rps p99_ms cpu_us"
+results=()  # "body server round rps p50 p90 p99 p99.9 cpu_us wait%"
 run_lqe() {
-  local body=$1 round=$2 out c0 c1
-  c0=$(cpu_seconds)
+  local body=$1 round=$2 out c0 c1 s0 s1
+  c0=$(cpu_seconds) s0=$(sched_ns "$lqe_pid")
   out=$(run_wrk -H "X-API-KEY: $key" "$gw${path[$body]}")
-  c1=$(cpu_seconds)
-  results+=("$body lqe $round $(rps "$out") $(p99_ms "$out") $(cpu_us_per_request "$c0" "$c1" "$(requests "$out")")")
+  c1=$(cpu_seconds) s1=$(sched_ns "$lqe_pid")
+  results+=("$body lqe $round $(rps "$out") $(percentiles_ms "$out") $(cpu_us_per_request "$c0" "$c1" "$(requests "$out")") $(wait_percent "$s0" "$s1")")
 }
 run_nginx() {
-  local body=$1 round=$2 out c0 c1
-  c0=$(nginx_cpu_seconds)
+  local body=$1 round=$2 out c0 c1 s0 s1 workers
+  workers=$(pgrep -P "$(cat "$work/nginx.pid")" | tr '\n' ' ')
+  c0=$(nginx_cpu_seconds) s0=$(sched_ns $workers)
   out=$(run_wrk "http://127.0.0.1:$ng_port/$body.json")
-  c1=$(nginx_cpu_seconds)
-  results+=("$body nginx $round $(rps "$out") $(p99_ms "$out") $(cpu_us_per_request "$c0" "$c1" "$(requests "$out")")")
+  c1=$(nginx_cpu_seconds) s1=$(sched_ns $workers)
+  results+=("$body nginx $round $(rps "$out") $(percentiles_ms "$out") $(cpu_us_per_request "$c0" "$c1" "$(requests "$out")") $(wait_percent "$s0" "$s1")")
 }
 for round in $(seq 1 "$ROUNDS"); do
   for body in chart listing; do
@@ -138,13 +151,14 @@ echo
 echo "== $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency$([[ $PIN == 1 ]] && echo "; PIN=1: servers on CPU 0 (lqe io_threads 1, nginx 1 worker), wrk on the rest")"
 echo "load average before: $load_before, after: $load_after"
-printf '%-8s %-6s %5s %10s %9s %12s\n' body server round req/s p99_ms cpu_us/req
-for r in "${results[@]}"; do printf '%-8s %-6s %5s %10s %9s %12s\n' $r; done
+# wait%: of the time the server's thread was runnable, the share it waited for the CPU.
+printf '%-8s %-6s %5s %10s %8s %8s %8s %8s %11s %6s\n' body server round req/s p50_ms p90_ms p99_ms p99.9_ms cpu_us/req wait%
+for r in "${results[@]}"; do printf '%-8s %-6s %5s %10s %8s %8s %8s %8s %11s %6s\n' $r; done
 for body in chart listing; do
   printf '%s': "$body (lqe $(stat -c %s "$work/www/$body.json") bytes = nginx file):"
   printf '%s\n' "${results[@]}" | awk -v b="$body" '
-    $1==b && $2=="lqe" {lr[$3]=$4; lp[$3]=$5; lc[$3]=$6} $1==b && $2=="nginx" {nr[$3]=$4; np[$3]=$5; nc[$3]=$6}
-    END {for (r in lr) printf " round %s: req/s %.2fx, p99 %.2fx, CPU/req %.2fx;", r, lr[r]/nr[r], lp[r]/np[r], lc[r]/nc[r]; print ""}'
+    $1==b && $2=="lqe" {lr[$3]=$4; lp[$3]=$7; lt[$3]=$8; lc[$3]=$9} $1==b && $2=="nginx" {nr[$3]=$4; np[$3]=$7; nt[$3]=$8; nc[$3]=$9}
+    END {for (r in lr) printf " round %s: req/s %.2fx, p99 %.2fx, p99.9 %.2fx, CPU/req %.2fx;", r, lr[r]/nr[r], lp[r]/np[r], lt[r]/nt[r], lc[r]/nc[r]; print ""}'
 done
 cat <<REPORT
 first request (miss) ${miss_time}s, second (hit) ${hit_time}s (curl time_total, one new connection each)
