@@ -348,8 +348,10 @@ SQL
 # and aggregates per partition only when grouped by the partition key, so a chart's rows are
 # counted on the coordinator (see NOTES-shard-agg.md); what the plan must give: every node
 # scanned at once, unordered (no sort on the nodes), the day partitions pruned on the time range.
-# And the building block of a per-partition chart: an hourly count over one foreign day table,
-# bucketed with date_bin (immutable, no collatable argument), runs whole on its node.
+# And the building block of a per-partition chart: over one foreign day table, date_bin's bucket
+# (immutable, no collatable argument, unlike date_trunc's) is shipped to the node; whether the
+# count goes with it is the planner's cost choice (on the 1M-row bench layout it does:
+# "Relations: Aggregate on"; the suite's days are too small for that).
 explain_charts() {
   local p db plan project start after cold
   p=$(cat "$state/p.port")
@@ -378,16 +380,14 @@ explain_charts() {
     ON c.oid = f.ftrelid WHERE c.relname LIKE 'edge_p%'")
   plan=$(psql_at "$p" coord "EXPLAIN (VERBOSE, COSTS OFF) SELECT date_bin('1 hour', timestamp,
     '1970-01-01 00:00:00+00'), count(*) FROM logs.$cold WHERE project = '$project' GROUP BY 1")
-  grep -q "Relations: Aggregate on (logs.$cold)" <<<"$plan" ||
-    fail "coord: a count over one foreign day is not run on its node: $plan"
-  grep -q "Remote SQL: SELECT date_bin(.*count(\*) FROM logs.$cold .* GROUP BY 1" <<<"$plan" ||
-    fail "coord: the node does not group: $plan"
+  grep "Remote SQL: .*logs.$cold" <<<"$plan" | grep -q "date_bin(" ||
+    fail "coord: the bucket of a count over one foreign day is not shipped: $plan"
   cold=$(psql_at "$p" hash "SELECT min(c.relname) FROM pg_foreign_table f JOIN pg_class c
     ON c.oid = f.ftrelid WHERE c.relname LIKE 'edge_p%'")
   plan=$(psql_at "$p" hash "EXPLAIN (VERBOSE, COSTS OFF) SELECT date_bin('1 hour', timestamp,
     '1970-01-01 00:00:00+00'), count(*) FROM logs.$cold WHERE project = '$project' GROUP BY 1")
-  grep -q "Relations: Aggregate on (logs.$cold)" <<<"$plan" ||
-    fail "hash: a count over one foreign project share is not run on its node: $plan"
+  grep "Remote SQL: .*logs.$cold" <<<"$plan" | grep -q "date_bin(" ||
+    fail "hash: the bucket of a count over one foreign project share is not shipped: $plan"
 }
 
 # The layout split by project hash: a one-project query reads one node per cold day (the
