@@ -44,6 +44,14 @@ ast::QueryPtr ParseConsumer(const ConsumerQuery& consumer, const TranslateOption
   return std::move(std::get<ast::QueryPtr>(lowered));
 }
 
+// Whether a consumer orders its own result; the CTEs' ORDER BYs are then left out (see
+// Emitter::SetDropCteOrder).
+bool OrdersItsResult(const ast::Query& consumer) {
+  if (!consumer.order_by.empty()) return true;
+  return !consumer.with.empty() && consumer.body->Is<ast::Query>() &&
+         !consumer.body->As<ast::Query>().order_by.empty();
+}
+
 // The consumer's query in place of the stored final SELECT. A consumer WITH joins the stored
 // one (PG allows one WITH per query level); if it reuses a stored CTE name, it shadows it as
 // in BigQuery, so it then stays nested in a derived table.
@@ -104,8 +112,8 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
     return t;
   }
   // Sandboxed: the stored final query is replaced, so only its WITH matters. A SQL consumer is
-  // parsed first: when it orders its own result, the CTEs' ORDER BYs are left out (see
-  // Emitter::SetDropCteOrder). LQL needs the CTE row types before it can be lowered.
+  // parsed first: when it orders its own result, the CTEs' ORDER BYs are left out. LQL needs the
+  // CTE row types before it can be lowered.
   const bool sql = options.consumer->language == ConsumerQuery::Language::kSql;
   ast::QueryPtr consumer;
   if (sql) {
@@ -113,14 +121,23 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
     consumer = Parse(options.consumer->text, options, DiagSource::kConsumerSql);
     phase = DiagSource::kStored;
   }
-  bool orders = consumer && !consumer->order_by.empty();
-  if (consumer && !consumer->with.empty() && consumer->body->Is<ast::Query>()) {
-    orders = orders || !consumer->body->As<ast::Query>().order_by.empty();
-  }
-  std::string with = EmitStoredWith(bq_sql, options, orders, emitter);
+  const pg::Emitter::State before_with = emitter.SaveState();
+  std::string with =
+      EmitStoredWith(bq_sql, options, consumer && OrdersItsResult(*consumer), emitter);
   for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
   phase = sql ? DiagSource::kConsumerSql : DiagSource::kConsumerLql;
-  if (!consumer) consumer = ParseConsumer(*options.consumer, options, emitter);
+  if (!consumer) {
+    consumer = ParseConsumer(*options.consumer, options, emitter);
+    // The CTEs' row types LQL was lowered against do not depend on their ORDER BYs, so a lowered
+    // query that orders its result (a listing by time, a chart by bucket) reads the CTEs without
+    // them: flattened, a chart scans the partitions unordered, the foreign ones at once.
+    if (OrdersItsResult(*consumer)) {
+      emitter.RestoreState(before_with);
+      phase = DiagSource::kStored;
+      with = EmitStoredWith(bq_sql, options, true, emitter);
+      phase = DiagSource::kConsumerLql;
+    }
+  }
   sandbox::Validate(*consumer, {t.cte_names});
   const std::string body = EmitConsumer(emitter, *consumer, with, t.columns);
   t.pg_sql = with.empty() ? body : with + " " + body;
