@@ -167,6 +167,7 @@ TEST_F(RollupDeltaTest, ConcurrentWritersAndCompactorLoseNothing) {
   std::atomic<int> charts{0};
   std::atomic<int> differing{0};
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int w = 0; w < 2; ++w) {
     threads.emplace_back([&, w] {
       pqxx::connection conn(db_.dsn());
