@@ -5,8 +5,10 @@
 -- daily (last 7 days, per day), and the values newer clients send: 1hr (last hour, per minute),
 -- 1day (last day, per hour), 7day (last 7 days, per day).
 --
--- Whole minutes are read from the rollup logs.edge_api_minute (migration 020) when that gives
--- exactly the raw answer, else every row is read from logs.edge. The rollup answers when
+-- Whole minutes are read from the rollup logs.edge_api_minute (migration 020) plus the counts
+-- not yet folded into it, logs.edge_api_minute_delta (migration 035; the same snapshot sees a
+-- count in exactly one of them), when that gives exactly the raw answer, else every row is read
+-- from logs.edge. The rollup answers when
 -- @project is a plain string (letters, digits, '_', '-'; at least 3) that no URL contains after
 -- its prefix: such a string cannot straddle the '/', '?' or '#' ending the prefix, so a URL
 -- contains it exactly when its prefix does. "No URL" is proved by one trigram missing from
@@ -143,6 +145,17 @@ counted as (
     and (select use_rollup from mode)
     and x.timestamp >= (select rollup_start from split)
     and strpos(x.url_prefix, @project) > 0
+  union all
+  select
+    d.timestamp as ts,
+    d.rest_requests as rest,
+    d.storage_requests as storage,
+    d.auth_requests as auth,
+    d.realtime_requests as realtime
+  from `logs.edge_api_minute_delta` as d
+  where (select use_rollup from mode)
+    and d.timestamp >= (select rollup_start from split)
+    and strpos(d.url_prefix, @project) > 0
 )
 select
   datetime(

@@ -5,7 +5,9 @@
 # inserted again REPS times in one session, each insert rolled back:
 #   1. with the trigger, the rollups as the load left them (the usual case: most rows exist),
 #   2. without the trigger (ALTER TABLE ... DISABLE TRIGGER inside the rolled-back transaction),
-#   3. with the trigger, the rollups emptied first (every rollup row is new).
+#   3. with the trigger, the rollups emptied first (every rollup row is new),
+#   4. (migration 035 on) as 1, then logs.compact_edge_rollups() folding that insert's delta in:
+#      the same rollup work, deferred from the insert to the compactor.
 # The backend's utime + stime come from /proc/self/stat (pg_read_file, as the superuser).
 # Usage: bench/ingest/edge_trigger_cpu.sh [COUNT] [ROWS] [REPS]   (default 100000 5000 8)
 #   LQE_BIN: the binary (default build/lqe).
@@ -73,6 +75,16 @@ BEGIN
       RAISE EXCEPTION 'roll back';
     EXCEPTION WHEN raise_exception THEN
       INSERT INTO ticks VALUES ('3 trigger, rollups empty', used);
+    END;
+    CONTINUE WHEN to_regproc('logs.compact_edge_rollups') IS NULL;
+    BEGIN
+      before := pg_temp.cpu_ticks();
+      INSERT INTO logs.edge SELECT * FROM new_rows;
+      PERFORM logs.compact_edge_rollups();
+      used := pg_temp.cpu_ticks() - before;
+      RAISE EXCEPTION 'roll back';
+    EXCEPTION WHEN raise_exception THEN
+      INSERT INTO ticks VALUES ('4 trigger + compaction, as loaded', used);
     END;
   END LOOP;
 END

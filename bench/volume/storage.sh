@@ -155,7 +155,7 @@ for setting in ${SETTINGS:-default extended main forced}; do
     ' %)' FROM logs.edge")
 
   # COPY of the formed rows into the emptied table (the rollup emptied too: same work again).
-  psql "$SUPER/$db" -qX -c "TRUNCATE logs.edge, logs.edge_api_minute" -c "CHECKPOINT"
+  psql "$SUPER/$db" -qX -c "TRUNCATE logs.edge, logs.edge_api_minute, logs.edge_api_minute_delta" -c "CHECKPOINT"
   a=$(lsn "$db")
   t0=$(now)
   for half in "$TMP"/rows.a?; do
@@ -166,7 +166,7 @@ for setting in ${SETTINGS:-default extended main forced}; do
   b=$(lsn "$db")
   COPY_RATE=$(rate "$COUNT" "$t0" "$t1")
   COPY_WAL=$(wal_mb "$db" "$a" "$b")
-  psql "$SUPER/$db" -qX -c "VACUUM ANALYZE logs.edge" -c "VACUUM ANALYZE logs.edge_api_minute"
+  psql "$SUPER/$db" -qX -c "SELECT logs.compact_edge_rollups()" -c "VACUUM ANALYZE logs.edge" -c "VACUUM ANALYZE logs.edge_api_minute"
   if [[ " ${QUERIES:-default forced} " == *" $setting "* ]]; then
     read -r FS_PLAIN FS_ZSTD FS_LZ4 FS_BTRFS < <(fs_compressed "$db")
     FS_ROWS+=("| $setting | $FS_PLAIN | $FS_ZSTD | $FS_LZ4 | ${FS_BTRFS:-not run (FS=btrfs)} |")

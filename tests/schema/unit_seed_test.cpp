@@ -24,11 +24,11 @@ TEST(CatalogueSeedTest, ParsesAndBuildsAllNineSources) {
   ASSERT_GT(entries.size(), 250u);
   const Catalog catalog = Catalog::FromEntries(entries, &error);
   ASSERT_EQ(error, "");
-  // The nine log sources, and the two rollups of edge (migration 020) the chart reads.
+  // The nine log sources, and the rollups of edge (migrations 020, 035) the chart reads.
   EXPECT_EQ(catalog.SourceNames(),
-            (std::vector<std::string>{"auth", "edge", "edge_api_minute", "edge_url_rest_trigrams",
-                                      "function_edge", "function_events", "pooler", "postgres",
-                                      "realtime", "restapi", "storage"}));
+            (std::vector<std::string>{"auth", "edge", "edge_api_minute", "edge_api_minute_delta",
+                                      "edge_url_rest_trigrams", "function_edge", "function_events",
+                                      "pooler", "postgres", "realtime", "restapi", "storage"}));
   for (const char* name : {"auth", "edge", "function_edge", "function_events", "pooler", "postgres",
                            "realtime", "restapi", "storage"}) {
     const SourceSchema* source = catalog.FindSource(name);

@@ -34,7 +34,8 @@ bool ValidTableName(const std::string& name) {
 void ParseIngest(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
   CheckKeys(problems, file, node, "ingest",
             {"dsn", "pool_size", "writers_per_table", "max_body_bytes", "max_decompressed_bytes",
-             "queue_max_events", "queue_max_bytes", "batch_max_events", "retry_after_seconds"});
+             "queue_max_events", "queue_max_bytes", "batch_max_events", "retry_after_seconds",
+             "compact_interval_ms", "compact_after_events"});
   IngestConfig& in = c.ingest;
   if (node["dsn"]) in.dsn = GetString(file, node["dsn"], "ingest.dsn");
   if (node["pool_size"]) {
@@ -56,6 +57,11 @@ void ParseIngest(Problems& problems, const std::string& file, const YAML::Node& 
     in.retry_after_seconds = static_cast<int>(
         GetInt(file, node["retry_after_seconds"], "ingest.retry_after_seconds", 1, 3600));
   }
+  if (node["compact_interval_ms"]) {
+    in.compact_interval_ms = static_cast<int>(
+        GetInt(file, node["compact_interval_ms"], "ingest.compact_interval_ms", 0, 3600000));
+  }
+  size("compact_after_events", &in.compact_after_events, 1, 100000000);
 }
 
 void ParseSources(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {

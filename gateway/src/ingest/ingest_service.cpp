@@ -16,7 +16,9 @@ struct IngestService::Writer {
 };
 
 IngestService::IngestService(const IngestConfig& config, std::string dsn)
-    : config_(config), dsn_(std::move(dsn)) {
+    : config_(config),
+      dsn_(std::move(dsn)),
+      compactor_(dsn_, config_.compact_interval_ms, config_.compact_after_events) {
   for (int i = 0; i < std::max(1, config_.pool_size); ++i) {
     writers_.push_back(std::make_unique<Writer>());
   }
@@ -123,6 +125,7 @@ bool IngestService::WriteEvents(Writer& writer, const std::vector<IngestJob*>& j
     counters_.duplicates.fetch_add(
         static_cast<std::uint64_t>(counts.duplicates + staged_duplicates));
     counters_.batches.fetch_add(1);
+    if (table == "edge") compactor_.Written(static_cast<std::uint64_t>(counts.loaded));
     return true;
   } catch (const std::exception& e) {
     *error = e.what();
@@ -227,6 +230,7 @@ std::string IngestService::RenderMetrics() const {
       << "# HELP lqe_ingest_queue_bytes Bytes of events waiting to be written.\n"
       << "# TYPE lqe_ingest_queue_bytes gauge\nlqe_ingest_queue_bytes " << queued_bytes_.load()
       << "\n";
+  out << compactor_.RenderMetrics();
   return out.str();
 }
 

@@ -80,6 +80,10 @@ struct IngestConfig {
   std::size_t queue_max_bytes = 512u << 20;         // formed events' bytes waiting to be written
   std::size_t batch_max_events = 20000;             // events per group commit
   int retry_after_seconds = 3;
+  // Background folding of the edge rollup's delta (rollup_compactor.h): every this many ms (0:
+  // never), and sooner after this many events ingested since the last run.
+  int compact_interval_ms = 5000;
+  std::size_t compact_after_events = 100000;
 };
 
 // A shard node of the sharded layout: a Postgres that holds older days' partitions, reached from

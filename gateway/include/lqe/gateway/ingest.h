@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "lqe/gateway/config.h"
+#include "lqe/gateway/rollup_compactor.h"
 #include "lqe/schema/event_form.h"
 
 namespace lqe::schema {
@@ -98,6 +99,7 @@ class IngestService {
   std::map<std::string, int> writing_;  // table -> writers busy with it
   bool stopping_ = false;
   std::vector<std::unique_ptr<Writer>> writers_;
+  RollupCompactor compactor_;  // last, so it stops first (after the writers are joined)
 };
 
 }  // namespace lqe::gateway

@@ -1,0 +1,30 @@
+// Folding the edge rollup's delta (migration 035) into logs.edge_api_minute: lqe load runs it
+// when it finishes and the gateway in the background. Answers never change; only the size of
+// the delta the chart reads does.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace lqe::schema {
+
+class PgConn;
+
+class EdgeRollupCompactor {
+ public:
+  explicit EdgeRollupCompactor(std::string dsn);
+  ~EdgeRollupCompactor();
+  EdgeRollupCompactor(const EdgeRollupCompactor&) = delete;
+  EdgeRollupCompactor& operator=(const EdgeRollupCompactor&) = delete;
+
+  // Runs logs.compact_edge_rollups() and returns the number of delta rows it moved. Connects on
+  // first use and again after a failure. Throws PgError (pg_conn.h) with the server's message.
+  std::int64_t Compact();
+
+ private:
+  std::string dsn_;
+  std::unique_ptr<PgConn> conn_;
+};
+
+}  // namespace lqe::schema

@@ -1,0 +1,22 @@
+#include "lqe/schema/rollup_compaction.h"
+
+#include "pg_conn.h"
+
+namespace lqe::schema {
+
+EdgeRollupCompactor::EdgeRollupCompactor(std::string dsn) : dsn_(std::move(dsn)) {}
+
+EdgeRollupCompactor::~EdgeRollupCompactor() = default;
+
+std::int64_t EdgeRollupCompactor::Compact() {
+  try {
+    if (!conn_) conn_ = std::make_unique<PgConn>(dsn_);
+    const PgResult result = conn_->Exec("SELECT logs.compact_edge_rollups()");
+    return std::stoll(result.Text(0, 0));
+  } catch (...) {
+    conn_.reset();  // a broken connection is not reused; the next call connects again
+    throw;
+  }
+}
+
+}  // namespace lqe::schema
