@@ -120,13 +120,15 @@ std::optional<ChartShape> ShapeOf(const ast::Query& consumer) {
   if (!IsPlainCall(*bucket_item.expr, "TIMESTAMP_TRUNC")) return std::nullopt;
   const auto& trunc = bucket_item.expr->As<ast::Call>();
   if (trunc.star || trunc.args.size() != 2 ||
-      !IsColumn(*trunc.args[0], shape.qualifier, "timestamp"))
+      !IsColumn(*trunc.args[0], shape.qualifier, "timestamp")) {
     return std::nullopt;
+  }
   const auto bucket = BucketOf(*trunc.args[1]);
   if (!bucket) return std::nullopt;
   shape.bucket = *bucket;
-  if (!IsPlainCall(*count_item.expr, "COUNT") || !count_item.expr->As<ast::Call>().star)
+  if (!IsPlainCall(*count_item.expr, "COUNT") || !count_item.expr->As<ast::Call>().star) {
     return std::nullopt;
+  }
   if (!NamesBucket(*select.group_by[0], shape.bucket_alias)) return std::nullopt;
   shape.by_alias = select.group_by[0]->Is<ast::Path>();
   if (consumer.order_by.size() > 1) return std::nullopt;
@@ -151,8 +153,9 @@ struct PlainRead {
 
 std::optional<PlainRead> PlainReadOf(const ast::Query& cte, const ChartShape& shape,
                                      const Catalog& catalog) {
-  if (!cte.with.empty() || cte.limit || cte.offset || !cte.body || !cte.body->Is<ast::Select>())
+  if (!cte.with.empty() || cte.limit || cte.offset || !cte.body || !cte.body->Is<ast::Select>()) {
     return std::nullopt;
+  }
   const auto& select = cte.body->As<ast::Select>();
   if (select.distinct || select.as_struct || select.having || select.qualify ||
       !select.windows.empty() || !select.group_by.empty() || !select.where || !select.from ||
@@ -163,8 +166,10 @@ std::optional<PlainRead> PlainReadOf(const ast::Query& cte, const ChartShape& sh
   std::string table;
   for (const auto& part : from.name) table += (table.empty() ? "" : ".") + part.name;
   constexpr std::string_view kSchema = "logs.";
-  if (table.size() <= kSchema.size() || !EqualsIgnoreCase(table.substr(0, kSchema.size()), kSchema))
+  if (table.size() <= kSchema.size() ||
+      !EqualsIgnoreCase(table.substr(0, kSchema.size()), kSchema)) {
     return std::nullopt;
+  }
   PlainRead read;
   read.source = table.substr(kSchema.size());
   if (!catalog.FindSource(read.source)) return std::nullopt;
@@ -175,13 +180,15 @@ std::optional<PlainRead> PlainReadOf(const ast::Query& cte, const ChartShape& sh
   bool has_timestamp = false;
   for (const auto& item : select.items) {
     if (item.kind != ast::SelectItem::Kind::kExpr || !item.expr->Is<ast::Path>() ||
-        item.expr->As<ast::Path>().parts.size() > 2)
+        item.expr->As<ast::Path>().parts.size() > 2) {
       return std::nullopt;
+    }
     const std::string& name =
         item.alias ? item.alias->name : item.expr->As<ast::Path>().parts.back().name;
     if (shape.by_alias &&
-        (EqualsIgnoreCase(name, shape.bucket_alias) || EqualsIgnoreCase(name, shape.count_alias)))
+        (EqualsIgnoreCase(name, shape.bucket_alias) || EqualsIgnoreCase(name, shape.count_alias))) {
       return std::nullopt;
+    }
     if (EqualsIgnoreCase(name, "timestamp")) {
       if (!IsColumn(*item.expr, qualifier, "timestamp")) return std::nullopt;
       has_timestamp = true;
