@@ -91,7 +91,6 @@ struct ChartShape {
   std::string_view bucket;
   std::string bucket_alias;
   std::string count_alias;
-  bool by_alias = false;  // GROUP BY or ORDER BY names the bucket by its alias, not ordinal 1
 };
 
 std::optional<ChartShape> ShapeOf(const ast::Query& consumer) {
@@ -130,14 +129,12 @@ std::optional<ChartShape> ShapeOf(const ast::Query& consumer) {
     return std::nullopt;
   }
   if (!NamesBucket(*select.group_by[0], shape.bucket_alias)) return std::nullopt;
-  shape.by_alias = select.group_by[0]->Is<ast::Path>();
   if (consumer.order_by.size() > 1) return std::nullopt;
   for (const auto& item : consumer.order_by) {
     if (item.nulls != ast::OrderItem::Nulls::kDefault ||
         !NamesBucket(*item.expr, shape.bucket_alias)) {
       return std::nullopt;
     }
-    shape.by_alias = shape.by_alias || item.expr->Is<ast::Path>();
   }
   return shape;
 }
@@ -151,8 +148,7 @@ struct PlainRead {
   const ast::Expr* upto = nullptr;
 };
 
-std::optional<PlainRead> PlainReadOf(const ast::Query& cte, const ChartShape& shape,
-                                     const Catalog& catalog) {
+std::optional<PlainRead> PlainReadOf(const ast::Query& cte, const Catalog& catalog) {
   if (!cte.with.empty() || cte.limit || cte.offset || !cte.body || !cte.body->Is<ast::Select>()) {
     return std::nullopt;
   }
@@ -175,8 +171,9 @@ std::optional<PlainRead> PlainReadOf(const ast::Query& cte, const ChartShape& sh
   if (!catalog.FindSource(read.source)) return std::nullopt;
   for (char& c : read.source) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   const std::string qualifier = from.alias ? from.alias->name : from.name.back().name;
-  // Columns only, `timestamp` among them as itself; a chart grouped or ordered by alias must not
-  // name one of them (the alias would then be ambiguous).
+  // Columns only, `timestamp` among them as itself. (A chart's GROUP BY or ORDER BY naming the
+  // bucket's alias means the bucket even when a column has that name, as the emitter resolves it:
+  // Studio's `... AS timestamp ... GROUP BY timestamp`.)
   bool has_timestamp = false;
   for (const auto& item : select.items) {
     if (item.kind != ast::SelectItem::Kind::kExpr || !item.expr->Is<ast::Path>() ||
@@ -185,10 +182,6 @@ std::optional<PlainRead> PlainReadOf(const ast::Query& cte, const ChartShape& sh
     }
     const std::string& name =
         item.alias ? item.alias->name : item.expr->As<ast::Path>().parts.back().name;
-    if (shape.by_alias &&
-        (EqualsIgnoreCase(name, shape.bucket_alias) || EqualsIgnoreCase(name, shape.count_alias))) {
-      return std::nullopt;
-    }
     if (EqualsIgnoreCase(name, "timestamp")) {
       if (!IsColumn(*item.expr, qualifier, "timestamp")) return std::nullopt;
       has_timestamp = true;
@@ -239,7 +232,7 @@ std::optional<pg::QueryOut> EmitCountChart(pg::Emitter& emitter, const ast::Quer
   if (!shape) return std::nullopt;
   const ast::Cte* cte = FindCte(stored, shape->cte);
   if (!cte || !cte->query) return std::nullopt;
-  const auto read = PlainReadOf(*cte->query, *shape, *emitter.options().catalog);
+  const auto read = PlainReadOf(*cte->query, *emitter.options().catalog);
   if (!read) return std::nullopt;
   const pg::Emitter::State before = emitter.SaveState();
   pg::Value project;
