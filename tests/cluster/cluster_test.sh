@@ -276,7 +276,66 @@ identical() {
     [[ -z $query || $query == \#* ]] && continue
     compare /api/endpoints/query/logs.all "${all[@]}" --data-urlencode "lql=$query"
   done <"$src/tests/cluster/lql_queries.txt"
+  identical_charts
   echo "identical: $compared requests gave the same results on one node and on both shard layouts"
+}
+
+# compare_empty PATH [curl args...]: the three gateways answer 200 with no rows.
+compare_empty() {
+  local layout body
+  for layout in single coord hash; do
+    body=$(get "$(cat "$state/$layout.port")" "$@")
+    [[ ${body##*$'\n'} == 200 ]] || fail "$layout: $* -> ${body##*$'\n'}: ${body%$'\n'*}"
+    [[ $(jq -c .result <<<"${body%$'\n'*}") == "[]" ]] || fail "$layout: rows for $*: $body"
+  done
+  compared=$((compared + 1))
+}
+
+# Count charts of exactly the shape logs.count_by_bucket answers (migration 040: each leaf
+# partition counted as its own statement part, so a node counts its days): the gateways translate
+# them to it, and every layout answers byte for byte as the single node's ordinary plan did.
+identical_charts() {
+  local p project rare start from to chart layout sql unit
+  p=$(cat "$state/p.port")
+  project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+  chart="select timestamp_trunc(timestamp, hour) as t, count(*) as n from edge_logs group by t order by t"
+  for layout in single coord hash; do
+    sql=$("$lqe" translate --config "$state/$layout.yaml" --endpoint logs.all --sql "$chart" 2>&1)
+    grep -q "FROM logs.count_by_bucket('edge', interval '1 hour', \$1::text," <<<"$sql" ||
+      fail "$layout: the chart is not counted by logs.count_by_bucket: $sql"
+  done
+  # Bounds inside days (a cold start day, a cold end day), every unit.
+  from=$(date -u -d '6 days ago' +%Y-%m-%dT07:13:27Z)
+  to=$(date -u -d '3 days ago' +%Y-%m-%dT19:45:00Z)
+  for unit in second minute hour day; do
+    chart="select timestamp_trunc(timestamp, $unit) as t, count(*) as n from edge_logs group by t order by t"
+    compare /api/endpoints/query/logs.all --data-urlencode "project=$project" \
+      --data-urlencode "iso_timestamp_start=$from" --data-urlencode "iso_timestamp_end=$to" \
+      --data-urlencode "sql=$chart"
+  done
+  compare /api/endpoints/query/logs.all --data-urlencode "project=$project" \
+    --data-urlencode "iso_timestamp_start=$start" --data-urlencode "lql=f:edge_logs c:count(*) c:group_by(t::s)"
+  # A project with days without rows: those buckets are absent, as on the single node.
+  rare=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(DISTINCT
+    date_trunc('day', timestamp, 'UTC')), 1 LIMIT 1")
+  chart="select timestamp_trunc(timestamp, day) as d, count(*) as n from edge_logs group by d order by d desc"
+  compare /api/endpoints/query/logs.all --data-urlencode "project=$rare" \
+    --data-urlencode "iso_timestamp_start=$start" --data-urlencode "sql=$chart"
+  local days_rare days_all
+  days_rare=$(get "$(cat "$state/coord.port")" /api/endpoints/query/logs.all \
+    --data-urlencode "project=$rare" --data-urlencode "iso_timestamp_start=$start" \
+    --data-urlencode "sql=$chart" | sed '$d' | jq '.result | length')
+  days_all=$(psql_at "$p" single "SELECT count(DISTINCT date_trunc('day', timestamp, 'UTC'))
+    FROM logs.edge WHERE timestamp > '$start'")
+  [[ $days_rare -lt $days_all ]] ||
+    fail "the fixture's rarest project ($rare) has rows every day: $days_rare of $days_all"
+  # Empty ranges: a start after the end; a range on cold days of a project without rows.
+  compare_empty /api/endpoints/query/logs.all --data-urlencode "project=$project" \
+    --data-urlencode "iso_timestamp_start=$to" --data-urlencode "iso_timestamp_end=$from" \
+    --data-urlencode "sql=$chart"
+  compare_empty /api/endpoints/query/logs.all --data-urlencode "project=no-such-project" \
+    --data-urlencode "iso_timestamp_start=$start" --data-urlencode "sql=$chart"
 }
 
 explain() {
@@ -328,20 +387,65 @@ explain() {
   done
   explain_hash
   explain_charts
+  explain_counts
   echo "explain: async append, pruning, filter and sort pushdown hold; cluster status agrees"
 }
 
-# chart_plan DB PROJECT START: the plan of LQL's hourly count chart as DB's gateway runs it
+# chart_plan DB PROJECT START: the plan of an LQL hourly chart as DB's gateway runs it
 # (translated by `lqe translate --config`, prepared, executed with the endpoint's parameters).
+# A plain count chart is counted by logs.count_by_bucket (see count_plan); this one counts
+# non-empty messages, so it reads the rows through the CTE.
 chart_plan() {
   local sql
   sql=$("$lqe" translate --config "$state/$1.yaml" --endpoint logs.all \
-    --lql "f:edge_logs c:count(*) c:group_by(t::hour)" 2>/dev/null | sed '/^-- params/,$d')
+    --lql "f:edge_logs c:count(event_message) c:group_by(t::hour)" 2>/dev/null | sed '/^-- params/,$d')
   [[ $sql == WITH* ]] || fail "$1: the chart did not translate: $sql"
   psql -X -q -v ON_ERROR_STOP=1 -tA "postgresql://postgres@127.0.0.1:$(cat "$state/p.port")/$1" <<SQL
 PREPARE chart(text, text, text) AS $sql;
 EXPLAIN (VERBOSE, COSTS OFF) EXECUTE chart('$2', '$3', '');
 SQL
+}
+
+# count_plan DB PROJECT START: the plan of the statement logs.count_by_bucket runs for the
+# bench's hourly edge chart (logs.count_by_bucket_sql gives it), as DB's gateway role.
+count_plan() {
+  local sql
+  sql=$(psql -X -q -v ON_ERROR_STOP=1 -tA "postgresql://lqe_gw_$1@127.0.0.1:$(cat "$state/p.port")/$1" \
+    -c "SELECT logs.count_by_bucket_sql('edge', '$2', '$3', 'infinity')")
+  [[ $sql == SELECT* ]] || fail "$1: no count statement: $sql"
+  psql -X -q -v ON_ERROR_STOP=1 -tA "postgresql://lqe_gw_$1@127.0.0.1:$(cat "$state/p.port")/$1" <<SQL
+PREPARE counted(interval, text, timestamptz, timestamptz) AS $sql;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE counted('1 hour', '$2', '$3', 'infinity');
+SQL
+}
+
+# The count chart's plan on both coordinators: every foreign leaf in range (by project: only
+# the project's share of each cold day) is its own branch, with the bucket and the project
+# filter in its Remote SQL. Whether the count itself is shipped ("Relations: Aggregate on") is
+# postgres_fdw's cost choice: with the bench's days (LQE_CLUSTER_EDGE_EVENTS, thousands of rows
+# a day) it must be for every leaf; the suite's days hold a few rows each, where counting on the
+# coordinator costs the same.
+explain_counts() {
+  local p db plan project start leaves in_plan
+  p=$(cat "$state/p.port")
+  project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+  for db in coord hash; do
+    plan=$(count_plan "$db" "$project" "$start")
+    leaves=$(psql_at "$p" "$db" "SELECT count(*) FROM pg_foreign_table f JOIN pg_class c
+      ON c.oid = f.ftrelid WHERE c.relname LIKE 'edge_p%'")
+    [[ $db == hash ]] && leaves=$((leaves / 2))
+    in_plan=$(grep "Remote SQL: .* FROM logs.edge_p[0-9_h]* WHERE .*project = '$project'" <<<"$plan" |
+      grep -c "date_bin(")
+    [[ $in_plan == "$leaves" ]] ||
+      fail "$db: $in_plan foreign leaves with the bucket and the project shipped, not $leaves: $plan"
+    if [[ ${LQE_CLUSTER_EDGE_EVENTS:-0} -gt 0 ]]; then
+      [[ $(grep -c "Relations: Aggregate on (logs.edge_p" <<<"$plan") == "$leaves" ]] ||
+        fail "$db: not every foreign leaf counts on its node: $plan"
+      [[ $(grep -c "Async Foreign Scan" <<<"$plan") == "$leaves" ]] ||
+        fail "$db: the nodes do not count at once: $plan"
+    fi
+  done
 }
 
 # Charts on both coordinators. PostgreSQL 15 pushes no partial aggregate to a foreign partition
@@ -575,6 +679,26 @@ shard_down() {
     --data-urlencode "iso_timestamp_start=$start")
   [[ ${body##*$'\n'} == 503 ]] || fail "hash: expected 503 for a project on hash_a: $body"
   [[ $(jq -r .error.shard <<<"${body%$'\n'*}") == hash_a ]] || fail "hash: shard: $body"
+  # The count chart (logs.count_by_bucket) lists only the leaves in range: the same answers.
+  local chart="select timestamp_trunc(timestamp, hour) as t, count(*) as n from edge_logs group by t order by t"
+  body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
+    --data-urlencode "iso_timestamp_start=$hot" --data-urlencode "sql=$chart")
+  [[ ${body##*$'\n'} == 200 ]] || fail "a hot-only count chart failed with shard_a down: $body"
+  body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
+    --data-urlencode "iso_timestamp_start=$start" --data-urlencode "sql=$chart")
+  [[ ${body##*$'\n'} == 503 ]] || fail "expected 503 for a count chart over shard_a: $body"
+  json=${body%$'\n'*}
+  [[ $(jq -r .error.reason <<<"$json") == shard_unavailable ]] || fail "chart reason: $json"
+  [[ $(jq -r .error.shard <<<"$json") == shard_a ]] || fail "chart shard: $json"
+  [[ $(jq -r .error.message <<<"$json") == "shard shard_a is unavailable; this query reads partitions stored on it; retry shortly" ]] ||
+    fail "chart message: $json"
+  body=$(get "$hash_port" /api/endpoints/query/logs.all --data-urlencode "project=$on_b" \
+    --data-urlencode "iso_timestamp_start=$start" --data-urlencode "sql=$chart")
+  [[ ${body##*$'\n'} == 200 ]] || fail "hash: a count chart of a project on hash_b failed: $body"
+  body=$(get "$hash_port" /api/endpoints/query/logs.all --data-urlencode "project=$on_a" \
+    --data-urlencode "iso_timestamp_start=$start" --data-urlencode "sql=$chart")
+  [[ ${body##*$'\n'} == 503 ]] || fail "hash: expected 503 for a count chart on hash_a: $body"
+  [[ $(jq -r .error.shard <<<"${body%$'\n'*}") == hash_a ]] || fail "hash: chart shard: $body"
   restart_cluster "$state/s" "$s" || fail "cannot restart the shard"
   body=$(get "$port" /api/endpoints/query/logs.all --data-urlencode "project=$project" \
     --data-urlencode "iso_timestamp_start=$start")

@@ -4,8 +4,12 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "ast/query.h"
+#include "count_chart.h"
 #include "lqe/lql.h"
 #include "names.h"
 #include "parse/parser.h"
@@ -76,6 +80,19 @@ std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer, std::
   return out.sql;
 }
 
+// A count chart over a plain read CTE, counted per leaf partition (count_chart.h). The stored
+// query is parsed again only for a consumer of that shape (its WITH may come from the cache).
+std::optional<std::string> EmitCountChart(std::string_view bq_sql, const TranslateOptions& options,
+                                          pg::Emitter& emitter, const ast::Query& consumer,
+                                          std::vector<OutputColumn>& columns) {
+  if (!translator::CountChartCte(consumer)) return std::nullopt;
+  const ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
+  auto out = translator::EmitCountChart(emitter, consumer, *stored);
+  if (!out) return std::nullopt;
+  for (auto& c : out->columns) columns.push_back({c.name, c.type});
+  return out->sql;
+}
+
 // The stored query's WITH, from the caller's cache or freshly parsed and emitted (then cached).
 // On a hit the stored text is not even parsed again.
 std::string EmitStoredWith(std::string_view bq_sql, const TranslateOptions& options,
@@ -139,7 +156,9 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
     }
   }
   sandbox::Validate(*consumer, {t.cte_names});
-  const std::string body = EmitConsumer(emitter, *consumer, with, t.columns);
+  auto chart = EmitCountChart(bq_sql, options, emitter, *consumer, t.columns);
+  const std::string body =
+      chart ? std::move(*chart) : EmitConsumer(emitter, *consumer, with, t.columns);
   t.pg_sql = with.empty() ? body : with + " " + body;
   t.params = emitter.TakeParams();
   return t;
