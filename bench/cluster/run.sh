@@ -32,6 +32,8 @@
 #        GROW_JOBS  tables grown at once (default 1; at most the machine's cores),
 #        GROW_TO=N  with REUSE: first grow the kept layouts named in LAYOUTS further, to about N
 #                   edge rows each (new copies of the seed rows, as the first growth made),
+#        GROW_ONLY=1 stop after the growth (no queries): with REUSE, GROW_TO and KEEP=1, grow a
+#                   kept run in steps (let each finish: a step cut short cannot be repeated),
 #        REPLICAS   "0 1 2" (default): the replica counts of the throughput figure; "" skips it
 #                   (the second replica is a full copy of the primary's cluster).
 set -euo pipefail
@@ -202,6 +204,7 @@ elif [[ -n ${GROW_TO:-} ]]; then
   echo "grown where they live: $added rows in $ms ms," \
     "$(awk -v r="$added" -v m="$ms" 'BEGIN { printf "%.0f", r / m * 1000 }') rows/s (load average $(load_avg))"
 fi
+[[ -n ${GROW_ONLY:-} ]] && exit 0
 
 p=$(cat "$state/p.port")
 key=$(cat "$state/api-key")
