@@ -34,6 +34,8 @@
 #                   edge rows each (new copies of the seed rows, as the first growth made),
 #        GROW_ONLY=1 stop after the growth (no queries): with REUSE, GROW_TO and KEEP=1, grow a
 #                   kept run in steps (let each finish: a step cut short cannot be repeated),
+#        STATEMENT_TIMEOUT_MS  the gateways' database.statement_timeout_ms for this run (default:
+#                   the suite's 15000; a 10M-row chart takes longer), set by config reload,
 #        REPLICAS   "0 1 2" (default): the replica counts of the throughput figure; "" skips it
 #                   (the second replica is a full copy of the primary's cluster).
 set -euo pipefail
@@ -208,6 +210,13 @@ fi
 
 p=$(cat "$state/p.port")
 key=$(cat "$state/api-key")
+if [[ -n ${STATEMENT_TIMEOUT_MS:-} ]]; then
+  for gw in single coord hash; do
+    sed -i "s/^  statement_timeout_ms: [0-9]*$/  statement_timeout_ms: $STATEMENT_TIMEOUT_MS/" "$state/$gw.yaml"
+    kill -HUP "$(cat "$state/$gw.pid")"
+  done
+  sleep 2
+fi
 project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
 since=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
 echo
