@@ -46,7 +46,7 @@ class ProcessTempDir {
     std::error_code ignored;
     std::filesystem::remove_all(path_, ignored);
   }
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  [[nodiscard]] const std::filesystem::path& Path() const { return path_; }
 
  private:
   std::filesystem::path path_;
@@ -55,7 +55,7 @@ class ProcessTempDir {
 std::string TempPath(const std::string& suffix) {
   static const ProcessTempDir dir;
   static int counter = 0;
-  return (dir.path() / (std::to_string(counter++) + suffix)).string();
+  return (dir.Path() / (std::to_string(counter++) + suffix)).string();
 }
 
 }  // namespace
