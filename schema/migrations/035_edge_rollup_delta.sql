@@ -21,6 +21,17 @@ COMMENT ON TABLE logs.edge_api_minute_delta IS
   'Counts of logs.edge_api_minute not folded into it yet: each insert into logs.edge appends its '
   'own per (minute, prefix) here; logs.compact_edge_rollups() moves them into the rollup. A '
   'bucket''s count is the sum over both tables (several rows per key may be here).';
+COMMENT ON COLUMN logs.edge_api_minute_delta."timestamp" IS 'Start of the UTC minute.';
+COMMENT ON COLUMN logs.edge_api_minute_delta.url_prefix IS
+  'The URL up to its path, query or fragment, as in logs.edge_api_minute.';
+COMMENT ON COLUMN logs.edge_api_minute_delta.requests IS
+  'Events with a request URL in this minute, of one insert statement.';
+COMMENT ON COLUMN logs.edge_api_minute_delta.rest_requests IS 'Of those, paths containing /rest.';
+COMMENT ON COLUMN logs.edge_api_minute_delta.storage_requests IS
+  'Of those, paths containing /storage.';
+COMMENT ON COLUMN logs.edge_api_minute_delta.auth_requests IS 'Of those, paths containing /auth.';
+COMMENT ON COLUMN logs.edge_api_minute_delta.realtime_requests IS
+  'Of those, paths containing /realtime.';
 
 -- As migration 025's body, with the minute counts appended instead of upserted.
 CREATE OR REPLACE FUNCTION logs.add_edge_rollups() RETURNS trigger
