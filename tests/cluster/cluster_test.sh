@@ -356,7 +356,7 @@ explain() {
     WHERE timestamp >= '$hot'")
   grep -q "Foreign Scan" <<<"$plan" && fail "pruning: today read a node: $plan"
   # Each node sorts its own rows for an ordered listing (PostgreSQL 15 pushes no LIMIT or
-  # partial aggregate through a partitioned table; see NOTES-scaleout.md).
+  # partial aggregate through a partitioned table; see README "Sharded storage").
   plan=$(psql_at "$p" coord "EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM logs.edge
     WHERE project = 'x' AND timestamp >= '$cold' AND timestamp < date '$cold' + 1
     ORDER BY timestamp DESC LIMIT 5")
@@ -450,7 +450,7 @@ explain_counts() {
 
 # Charts on both coordinators. PostgreSQL 15 pushes no partial aggregate to a foreign partition
 # and aggregates per partition only when grouped by the partition key, so a chart's rows are
-# counted on the coordinator (see NOTES-shard-agg.md); what the plan must give: every node
+# counted on the coordinator (README "Sharded storage"); what the plan must give: every node
 # scanned at once, unordered (no sort on the nodes), the day partitions pruned on the time range.
 # And the building block of a per-partition chart: over one foreign day table, date_bin's bucket
 # (immutable, no collatable argument, unlike date_trunc's) is shipped to the node; whether the
