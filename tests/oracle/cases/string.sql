@@ -34,6 +34,10 @@ select substr('ünïcødé', 2, 3) as a, substr('文件.png', -3) as b
 select substr('hello', -10, 3) as a, substr('hello', -2, 10) as b
 -- case: trim
 select trim('  a b  ') as a, ltrim('  a') as b, rtrim('a  ') as c, trim('xxaxx', 'x') as d, ltrim('abcba', 'ab') as e, rtrim('abcba', 'ab') as f
+-- case: trim-whitespace
+select concat('[', trim('\t\n\r\x0b\x0c a \t\n\r\x0b\x0c'), ']') as a, concat('[', ltrim('\n\ta'), ']') as b, concat('[', rtrim('a\r\n'), ']') as c
+-- case: trim-unicode-whitespace
+select concat('[', trim('\u00a0\u0085\u2003\u3000\u1680\u2028\u200b\ufeffa\u00a0\u2003\u3000'), ']') as a
 -- case: trim-unicode
 select trim('ééaé', 'é') as v
 -- case: replace

@@ -98,10 +98,20 @@ Value EmitSubstr(Emitter& e, const ast::Call& call) {
                    K::kString);
 }
 
+// BigQuery's one-argument TRIM/LTRIM/RTRIM strip Unicode White_Space (tabs, newlines, NBSP, the
+// U+2000 spaces, ...), as the ZetaSQL reference does (oracle case trim-unicode-whitespace);
+// PostgreSQL's strip only ' '.
+constexpr const char* kUnicodeWhiteSpace =
+    "E'\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000\\u2001\\u2002\\u2003"
+    "\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200a\\u2028\\u2029\\u202f"
+    "\\u205f\\u3000'";
+
 Value EmitTrimFn(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   const std::string n = LowerName(call);
-  return MakeValue((n == "trim" ? std::string("btrim") : n) + "(" + JoinSql(args) + ")",
+  const bool whitespace = args.size() == 1 && !IsKind(args[0].type, K::kBytes);
+  const std::string chars = whitespace ? std::string(", ") + kUnicodeWhiteSpace : "";
+  return MakeValue((n == "trim" ? std::string("btrim") : n) + "(" + JoinSql(args) + chars + ")",
                    K::kString);
 }
 
