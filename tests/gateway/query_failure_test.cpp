@@ -191,9 +191,16 @@ class RestartableCluster {
     lib_ = lqe::testing::SourcePath("deploy/lib/pg-cluster.sh");
     dir_ = Sh("mktemp -d");
     Sh("chmod 755 " + dir_);
-    port_ = Sh("source " + lib_ + "; pg_free_port");
-    started_ = Sh("source " + lib_ + "; pg_cluster_init " + dir_ + "/pg && pg_cluster_start " +
-                  dir_ + "/pg " + port_ + " && echo started") == "started";
+    if (Sh("source " + lib_ + "; pg_cluster_init " + dir_ + "/pg >/dev/null && echo ok") != "ok") {
+      return;
+    }
+    // A free port can be taken by a test running beside this one before the server binds it:
+    // try a fresh one then.
+    for (int attempt = 0; attempt < 3 && !started_; ++attempt) {
+      port_ = Sh("source " + lib_ + "; pg_free_port");
+      started_ = Sh("source " + lib_ + "; pg_cluster_start " + dir_ + "/pg " + port_ +
+                    " >/dev/null && echo started") == "started";
+    }
   }
   ~RestartableCluster() {
     Sh("source " + lib_ + "; pg_cluster_stop " + dir_ + "/pg; rm -rf " + dir_);
