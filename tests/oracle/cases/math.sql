@@ -124,5 +124,13 @@ select 5 >> -3 as v
 -- case: greatest-null-arg-overflow
 -- expect: error
 select greatest(cast(null as int64), r.cf[safe_offset(0)].asn * 3) as v from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r
+-- case: int64-overflow-in-min-of-bool
+-- expect: error
+select min((cf.asn > (cf.asn + b.score))) as a1 from edge_logs as t cross join unnest(t.metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf cross join unnest(cf.botManagement) as b
+-- case: int64-overflow-in-logical-and-alone
+-- expect: error
+select logical_and((cf.asn > (cf.asn + b.score))) as a1 from edge_logs as t cross join unnest(t.metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf cross join unnest(cf.botManagement) as b where cf.asn = 9223372036854775807
+-- case: int64-overflow-in-logical-or
+select logical_or((cf.asn < (cf.asn + b.score))) as a1 from edge_logs as t cross join unnest(t.metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf cross join unnest(cf.botManagement) as b
 -- case: int64-overflow-in-logical-and
 select timestamp(date_sub(date '2026-03-08', interval 9 day)) as k, count(date '1970-01-01') as a0, logical_and((cf.asn > (cf.asn + b.score))) as a1, logical_or(b.corporateProxy) as a2 from edge_logs as t cross join unnest(t.metadata) as m cross join unnest(m.request) as r cross join unnest(r.cf) as cf cross join unnest(cf.botManagement) as b group by k order by 1, 2, 3, 4
