@@ -258,9 +258,7 @@ compare() {
 identical() {
   compared=0
   local p project start
-  p=$(cat "$state/p.port")
-  project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
-  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+  chart_inputs
   local all=(--data-urlencode "project=$project" --data-urlencode "iso_timestamp_start=$start")
   compare /api/endpoints/query/logs.all "${all[@]}"
   compare /api/endpoints/query/logs.all --data-urlencode "project=$project"
@@ -296,9 +294,7 @@ compare_empty() {
 # them to it, and every layout answers byte for byte as the single node's ordinary plan did.
 identical_charts() {
   local p project rare start from to chart layout sql unit
-  p=$(cat "$state/p.port")
-  project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
-  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+  chart_inputs
   chart="select timestamp_trunc(timestamp, hour) as t, count(*) as n from edge_logs group by t order by t"
   for layout in single coord hash; do
     sql=$("$lqe" translate --config "$state/$layout.yaml" --endpoint logs.all --sql "$chart" 2>&1)
@@ -419,6 +415,14 @@ EXPLAIN (VERBOSE, COSTS OFF) EXECUTE counted('1 hour', '$2', '$3', 'infinity');
 SQL
 }
 
+# chart_inputs: sets the caller's p (the primary's port), project (the busiest project) and
+# start (midnight 9 days ago), the inputs of the chart plans below.
+chart_inputs() {
+  p=$(cat "$state/p.port")
+  project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+}
+
 # The count chart's plan on both coordinators: every foreign leaf in range (by project: only
 # the project's share of each cold day) is its own branch, with the bucket and the project
 # filter in its Remote SQL. Whether the count itself is shipped ("Relations: Aggregate on") is
@@ -427,9 +431,7 @@ SQL
 # coordinator costs the same.
 explain_counts() {
   local p db plan project start leaves in_plan
-  p=$(cat "$state/p.port")
-  project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
-  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+  chart_inputs
   for db in coord hash; do
     plan=$(count_plan "$db" "$project" "$start")
     leaves=$(psql_at "$p" "$db" "SELECT count(*) FROM pg_foreign_table f JOIN pg_class c
@@ -458,9 +460,7 @@ explain_counts() {
 # "Relations: Aggregate on"; the suite's days are too small for that).
 explain_charts() {
   local p db plan project start after cold
-  p=$(cat "$state/p.port")
-  project=$(psql_at "$p" single "SELECT project FROM logs.edge GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
-  start=$(date -u -d '9 days ago' +%Y-%m-%dT00:00:00Z)
+  chart_inputs
   for db in coord hash; do
     # Per-partition partial aggregates would lose the run-time pruning and the async scans.
     [[ $(psql -X -tA "postgresql://lqe_gw_$db@127.0.0.1:$p/$db" -c "SHOW enable_partitionwise_aggregate") == off ]] ||

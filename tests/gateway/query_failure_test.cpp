@@ -23,29 +23,6 @@ class QueryFailureTest : public ::testing::Test {
  protected:
   void SetUp() override { CreateLogs(db_.dsn()); }
 
-  // Backends of this database running `fragment`, other than the asking one.
-  int Running(const std::string& fragment) {
-    pqxx::connection c(db_.dsn());
-    pqxx::nontransaction tx(c);
-    return tx
-        .exec1(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
-            "state = 'active' AND pid <> pg_backend_pid() AND position(" +
-            tx.quote(fragment) + " in query) > 0")[0]
-        .as<int>();
-  }
-
-  // Polls (bounded) until `fragment` runs `count` times; returns the last count seen.
-  int WaitForRunning(const std::string& fragment, int count) {
-    int seen = -1;
-    for (int i = 0; i < 200; ++i) {
-      seen = Running(fragment);
-      if (seen == count) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    return seen;
-  }
-
   std::shared_ptr<GatewayState> WithEndpoints(
       const std::vector<std::shared_ptr<EndpointDef>>& extra) {
     auto state = TestState(db_.dsn(), metrics_.get());
@@ -125,10 +102,10 @@ TEST_F(QueryFailureTest, ClientHangingUpCancelsItsQuery) {
     RawConnection c(s.port());
     c.Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
            std::string(kTestKey) + "\r\n\r\n");
-    ASSERT_EQ(WaitForRunning(kSlowFragment, 1), 1);
+    ASSERT_EQ(db_.WaitForActiveQueries(kSlowFragment, 1), 1);
     auto hung_up = std::chrono::steady_clock::now();
     c.Close();
-    EXPECT_EQ(WaitForRunning(kSlowFragment, 0), 0);
+    EXPECT_EQ(db_.WaitForActiveQueries(kSlowFragment, 0), 0);
     std::printf(
         "[measure] backend gone %.0f ms after the client hung up\n",
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hung_up)
@@ -147,13 +124,13 @@ TEST_F(QueryFailureTest, ShutdownCancelsRunningQueriesAtTheGraceDeadline) {
   RawConnection c(s->port());
   c.Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
          std::string(kTestKey) + "\r\n\r\n");
-  ASSERT_EQ(WaitForRunning(kSlowFragment, 1), 1);
+  ASSERT_EQ(db_.WaitForActiveQueries(kSlowFragment, 1), 1);
   auto stop = std::chrono::steady_clock::now();
   s->StopAndJoin();  // returns only once the worker threads are done
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stop).count();
   std::printf("[measure] stopped %.0f ms after Stop() with grace 300 ms\n", ms);
-  EXPECT_EQ(Running(kSlowFragment), 0);
+  EXPECT_EQ(db_.ActiveQueries(kSlowFragment), 0);
   s.reset();  // the process exiting: its sockets close
   EXPECT_TRUE(c.ClosedByServer());
 }
@@ -169,7 +146,7 @@ TEST_F(QueryFailureTest, OneKeyCannotTakeTheWholePool) {
     held.back()->Send("GET /api/endpoints/query/slow HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
                       std::string(kTestKey) + "\r\n\r\n");
   }
-  ASSERT_EQ(WaitForRunning(kSlowFragment, 2), 2);
+  ASSERT_EQ(db_.WaitForActiveQueries(kSlowFragment, 2), 2);
   HttpResult third = Fetch(s.port(), "/api/endpoints/query/edge.list?project=p2", kAuth);
   EXPECT_EQ(third.status, 429);
   EXPECT_EQ(ErrorMessage(third),
@@ -180,7 +157,7 @@ TEST_F(QueryFailureTest, OneKeyCannotTakeTheWholePool) {
       Fetch(s.port(), "/api/endpoints/query/limited.ep", {{"X-API-KEY", kLimitedKey}});
   EXPECT_EQ(other.status, 200);
   held.clear();
-  EXPECT_EQ(WaitForRunning(kSlowFragment, 0), 0);
+  EXPECT_EQ(db_.WaitForActiveQueries(kSlowFragment, 0), 0);
   EXPECT_EQ(Fetch(s.port(), "/api/endpoints/query/edge.list?project=p2", kAuth).status, 200);
 }
 

@@ -123,27 +123,6 @@ class ServeProcessTest : public ::testing::Test {
     schema::Migrate(conn, schema::MigrateOptions{});
   }
 
-  int Running(const std::string& fragment) {
-    pqxx::connection c(db_.dsn());
-    pqxx::nontransaction tx(c);
-    return tx
-        .exec1(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
-            "state = 'active' AND pid <> pg_backend_pid() AND position(" +
-            tx.quote(fragment) + " in query) > 0")[0]
-        .as<int>();
-  }
-
-  int WaitForRunning(const std::string& fragment, int count) {
-    int seen = -1;
-    for (int i = 0; i < 200; ++i) {
-      seen = Running(fragment);
-      if (seen == count) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    return seen;
-  }
-
   lqe::testing::TestDatabase db_{"serve"};
   TempDir dir_;
 };
@@ -310,13 +289,13 @@ TEST_F(ServeProcessTest, SigtermCancelsARunningQueryAtTheGraceDeadline) {
   // pg_stat_activity keeps only the first 1 KiB of the query text: the wrapper lqe puts
   // around every query is what shows.
   const std::string fragment = "SELECT * FROM (";
-  ASSERT_EQ(WaitForRunning(fragment, 1), 1) << serve.Log();
+  ASSERT_EQ(db_.WaitForActiveQueries(fragment, 1), 1) << serve.Log();
   auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(serve.Terminate(), 0);
   std::printf(
       "[measure] exited %.0f ms after SIGTERM (grace 500 ms) with a query running\n",
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  EXPECT_EQ(WaitForRunning(fragment, 0), 0);
+  EXPECT_EQ(db_.WaitForActiveQueries(fragment, 0), 0);
   EXPECT_TRUE(c.ClosedByServer());
 }
 

@@ -50,4 +50,15 @@ inline std::vector<std::string> RunChart(pqxx::work& tx, const PreparedChart& q,
   return rows;
 }
 
+// One digest of everything the chart reads from the rollup: the minute rows as the chart sees them
+// (rows not compacted yet, migration 035, count too) and the URL trigram index. A rebuild must
+// give the same digest as incremental maintenance.
+inline constexpr const char* kRollupSnapshotSql =
+    "SELECT (SELECT md5(string_agg(a::text, ',' ORDER BY a.ts, a.prefix)) FROM (SELECT "
+    "\"timestamp\" AS ts, url_prefix AS prefix, sum(requests), sum(rest_requests), "
+    "sum(storage_requests), sum(auth_requests), sum(realtime_requests) FROM (TABLE "
+    "logs.edge_api_minute UNION ALL TABLE logs.edge_api_minute_delta) u GROUP BY 1, 2) a) || "
+    "(SELECT md5(string_agg(g.trigram || g.day, ',' ORDER BY g.trigram, g.day)) FROM "
+    "logs.edge_url_rest_trigrams g)";
+
 }  // namespace lqe::testing

@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <pqxx/pqxx>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace lqe::testing {
 namespace {
@@ -66,6 +68,27 @@ std::string ReadFileText(const std::string& path) {
 
 std::string LqeBinary() {
   return std::string(LQE_BINARY_DIR) + "/lqe";
+}
+
+int TestDatabase::ActiveQueries(const std::string& fragment) const {
+  pqxx::connection c(dsn_);
+  pqxx::nontransaction tx(c);
+  return tx
+      .exec1(
+          "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
+          "state = 'active' AND pid <> pg_backend_pid() AND position(" +
+          tx.quote(fragment) + " in query) > 0")[0]
+      .as<int>();
+}
+
+int TestDatabase::WaitForActiveQueries(const std::string& fragment, int count) const {
+  int seen = -1;
+  for (int i = 0; i < 200; ++i) {
+    seen = ActiveQueries(fragment);
+    if (seen == count) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  return seen;
 }
 
 }  // namespace lqe::testing

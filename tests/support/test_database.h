@@ -19,6 +19,12 @@ class TestDatabase {
   const std::string& name() const { return name_; }
   // The server's DSN (LQE_TEST_DSN) with the database replaced by `database`.
   static std::string DsnFor(const std::string& database);
+  // Backends of this database running a statement that contains `fragment`, other than the one
+  // asking.
+  int ActiveQueries(const std::string& fragment) const;
+  // Polls (25 ms steps, 5 s at most) until ActiveQueries(fragment) is `count`; returns the last
+  // count seen.
+  int WaitForActiveQueries(const std::string& fragment, int count) const;
 
  private:
   std::string name_;
