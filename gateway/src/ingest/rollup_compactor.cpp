@@ -8,8 +8,9 @@
 
 namespace lqe::gateway {
 
-RollupCompactor::RollupCompactor(std::string dsn, int interval_ms, std::uint64_t after_events)
-    : dsn_(std::move(dsn)), interval_(interval_ms), after_events_(after_events) {
+RollupCompactor::RollupCompactor(std::string dsn, int interval_ms, std::uint64_t after_events,
+                                 bool armed)
+    : dsn_(std::move(dsn)), interval_(interval_ms), after_events_(after_events), armed_(armed) {
   if (interval_ms > 0) thread_ = std::thread([this] { Run(); });
 }
 
@@ -27,6 +28,7 @@ void RollupCompactor::Written(std::uint64_t events) {
   {
     std::lock_guard lock(mutex_);
     written_ += events;
+    armed_ = true;
     wake = written_ >= after_events_;
   }
   if (wake) wake_.notify_all();
@@ -39,6 +41,7 @@ void RollupCompactor::Run() {
   for (;;) {
     wake_.wait_for(lock, interval_, [&] { return stopping_ || written_ >= after_events_; });
     if (stopping_) return;
+    if (!armed_) continue;
     written_ = 0;
     lock.unlock();
     try {

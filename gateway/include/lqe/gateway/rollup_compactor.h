@@ -1,7 +1,9 @@
 // The gateway's background compaction of the edge rollup's delta (migration 035): every
 // ingest.compact_interval_ms, and sooner once HTTP ingest has written ingest.compact_after_events
 // events since the last run, it calls logs.compact_edge_rollups() over its own connection. The
-// chart is exact either way; compaction only keeps the delta it reads small.
+// chart is exact either way; compaction only keeps the delta it reads small. It runs only once its
+// DSN is known to be a writer's: ingest.dsn set, or HTTP ingest committed events over it. A
+// gateway with only the read-only database.dsn never tries (it would fail every interval).
 #pragma once
 
 #include <atomic>
@@ -16,13 +18,15 @@ namespace lqe::gateway {
 
 class RollupCompactor {
  public:
-  // interval_ms 0: never runs (no thread).
-  RollupCompactor(std::string dsn, int interval_ms, std::uint64_t after_events);
+  // interval_ms 0: never runs (no thread). `armed`: the DSN is a writer's from the start (else
+  // the first Written() arms it).
+  RollupCompactor(std::string dsn, int interval_ms, std::uint64_t after_events, bool armed);
   ~RollupCompactor();  // stops and joins; a compaction under way finishes first
   RollupCompactor(const RollupCompactor&) = delete;
   RollupCompactor& operator=(const RollupCompactor&) = delete;
 
-  // HTTP ingest committed `events` events: wakes the compactor once enough have piled up.
+  // HTTP ingest committed `events` events: arms the compactor and wakes it once enough have
+  // piled up.
   void Written(std::uint64_t events);
   // Prometheus lines: compactions run, delta rows moved, failures.
   std::string RenderMetrics() const;
@@ -39,6 +43,7 @@ class RollupCompactor {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::uint64_t written_ = 0;  // under mutex_: events since the last run
+  bool armed_ = false;         // under mutex_
   bool stopping_ = false;      // under mutex_
   std::thread thread_;
 };
