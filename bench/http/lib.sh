@@ -90,3 +90,26 @@ YAML
 bench_metric() { curl -s "$gw/metrics" | awk -v m="$1" '$1==m {print $2}'; }
 # lqe's resident set, in KiB.
 bench_rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$lqe_pid/status"; }
+
+# nginx serving $work/www (the files the lqe responses were saved to) on a free port, with
+# WORKERS worker processes, started through the command prefix in the remaining arguments (e.g.
+# taskset). Sets ng_port.
+bench_start_nginx() {
+  local workers=$1
+  shift
+  ng_port=$(pg_free_port)
+  cat >"$work/nginx.conf" <<NGINX
+worker_processes $workers;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  default_type application/json;
+  server { listen 127.0.0.1:$ng_port; root $work/www; }
+}
+NGINX
+  "$@" nginx -c "$work/nginx.conf" -p "$work"
+  sleep 0.3
+}

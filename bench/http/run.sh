@@ -49,24 +49,7 @@ for body in chart listing; do
   [[ $state == HIT ]] || { echo "$body: X-Cache $state, expected HIT" >&2; exit 1; }
 done
 
-ng_port=$(pg_free_port)
-cat >"$work/nginx.conf" <<NGINX
-worker_processes $nginx_workers;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  default_type application/json;
-  server {
-    listen 127.0.0.1:$ng_port;
-    root $work/www;
-  }
-}
-NGINX
-"${server_cpu[@]}" nginx -c "$work/nginx.conf" -p "$work"
-sleep 0.3
+bench_start_nginx "$nginx_workers" "${server_cpu[@]}"
 
 run_wrk() {
   "${client_cpu[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \

@@ -28,21 +28,7 @@ for body in chart listing; do
   curl -s -o "$work/www/$body.json" -H "X-API-KEY: $key" "$shared_gw${path[$body]}"
   curl -s -o /dev/null -H "X-API-KEY: $key" "$own_gw${path[$body]}"
 done
-ng_port=$(pg_free_port)
-cat >"$work/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  default_type application/json;
-  server { listen 127.0.0.1:$ng_port; root $work/www; }
-}
-NGINX
-taskset -c 0 nginx -c "$work/nginx.conf" -p "$work"
-sleep 0.3
+bench_start_nginx 1 taskset -c 0
 nginx_worker=$(pgrep -P "$(cat "$work/nginx.pid")" | head -1)
 
 # run NAME PID URL [wrk args]: one wrk run against a server whose serving thread is PID.
