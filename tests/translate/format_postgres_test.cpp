@@ -70,6 +70,10 @@ TEST(FormatPostgres, ChangesOnlyWhitespaceOfTheTranslatedLogListing) {
   options.catalog = &catalog;
   const TypePtr s = Type::Scalar(TypeKind::kString);
   options.params = {{"project", s}, {"iso_timestamp_start", s}, {"iso_timestamp_end", s}};
+  // A statement carries the CTEs its query reads: two here.
+  options.consumer =
+      ConsumerQuery{ConsumerQuery::Language::kSql,
+                    "select id from edge_logs union all select id from postgres_logs"};
   const TranslateResult r =
       Translate(testing::ReadFileText(LQE_SOURCE_DIR "/sql/logs.all.sql"), options);
   ASSERT_TRUE(r.ok()) << r.error().message;

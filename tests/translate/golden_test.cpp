@@ -9,7 +9,9 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "lqe/ascii.h"
 #include "lqe/gateway/config.h"
@@ -109,18 +111,63 @@ std::string Render(const TranslateResult& r, const std::string& stored,
   return out;
 }
 
-// The WITH clause a stored endpoint's translation starts with, so cases can show it as
-// "WITH <logs.all CTEs> " instead of repeating it.
-std::string StoredPrefix(const std::string& stored, const TranslateOptions& base,
-                         const std::string& probe) {
+// The stored CTEs' texts, one per CTE in order, from a probe reading all of them, so cases can
+// show the ones a statement carries as "WITH <logs.all: edge_logs> " instead of repeating them.
+std::vector<std::pair<std::string, std::string>> StoredCtes(const std::string& stored,
+                                                            const TranslateOptions& base,
+                                                            bool ordered) {
   TranslateOptions options = base;
-  options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, probe};
+  options.consumer = ConsumerQuery{ConsumerQuery::Language::kSql, "select 1"};
+  const TranslateResult names = Translate(stored, options);
+  if (!names.ok() || names.value().cte_names.empty()) return {};
+  std::string probe = "select 1 from ";
+  for (std::size_t i = 0; i < names.value().cte_names.size(); ++i) {
+    probe += (i ? " cross join " : "") + names.value().cte_names[i];
+  }
+  options.consumer =
+      ConsumerQuery{ConsumerQuery::Language::kSql, ordered ? probe : probe + " order by 1"};
   const TranslateResult r = Translate(stored, options);
-  const std::string tail =
-      std::string(" SELECT (1)::bigint AS f0_") +
-      (probe.find("order") == std::string::npos ? "" : " ORDER BY 1 ASC NULLS FIRST");
-  if (!r.ok() || r.value().pg_sql.size() < tail.size()) return "";
-  return r.value().pg_sql.substr(0, r.value().pg_sql.size() - tail.size());
+  if (!r.ok()) return {};
+  const std::string& sql = r.value().pg_sql;
+  const std::size_t end = sql.rfind(" SELECT (1)::bigint AS f0_");
+  std::vector<std::pair<std::string, std::size_t>> starts;
+  std::size_t from = 5;  // "WITH "
+  for (const auto& name : names.value().cte_names) {
+    std::size_t at = sql.find(name + " AS (", from);
+    if (at == std::string::npos || at > end) at = sql.find("\"" + name + "\" AS (", from);
+    if (at == std::string::npos || at > end) return {};
+    starts.emplace_back(name, at);
+    from = at + 1;
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const std::size_t stop = i + 1 < starts.size() ? starts[i + 1].second - 2 : end;
+    out.emplace_back(starts[i].first, sql.substr(starts[i].second, stop - starts[i].second));
+  }
+  return out;
+}
+
+// `out` with its leading stored CTEs (those of `ctes`, in order) named instead of spelled out;
+// "" when it does not start with them.
+std::string Abbreviated(const std::string& out, const std::string& endpoint,
+                        const std::vector<std::pair<std::string, std::string>>& ctes,
+                        bool ordered) {
+  if (out.rfind("WITH ", 0) != 0) return "";
+  std::size_t pos = 5;
+  std::string names;
+  for (const auto& [name, text] : ctes) {
+    if (out.compare(pos, text.size(), text) != 0) continue;
+    const std::size_t after = pos + text.size();
+    if (out.compare(after, 2, ", ") != 0 && out.compare(after, 1, " ") != 0) continue;
+    names += (names.empty() ? "" : " ") + name;
+    pos = out.compare(after, 2, ", ") == 0 ? after + 2 : after + 1;
+  }
+  if (names.empty()) return "";
+  std::string rest = out.substr(pos);
+  // A consumer's own CTEs follow the stored ones.
+  const bool more = out.compare(pos - 2, 2, ", ") == 0;
+  return "WITH <" + endpoint + ": " + names + (ordered ? "" : "; unordered") + ">" +
+         (more ? ", " : " ") + rest;
 }
 
 std::string RunCase(const GoldenCase& c, bool crlf) {
@@ -160,13 +207,10 @@ std::string RunCase(const GoldenCase& c, bool crlf) {
   std::string out = Render(Translate(stored, options), stored, consumer);
   if (auto it = c.options.find("stored"); it != c.options.end()) {
     // The CTEs keep their ORDER BY unless the consumer orders its own result.
-    for (const char* probe : {"select 1", "select 1 order by 1"}) {
-      const std::string prefix = StoredPrefix(stored, options, probe);
-      if (!prefix.empty() && out.rfind(prefix, 0) == 0) {
-        const std::string label =
-            std::string(probe).find("order") == std::string::npos ? " CTEs>" : " CTEs, unordered>";
-        std::string abbreviated = "WITH <";
-        abbreviated.append(it->second).append(label).append(out, prefix.size());
+    for (const bool ordered : {true, false}) {
+      std::string abbreviated =
+          Abbreviated(out, it->second, StoredCtes(stored, options, ordered), ordered);
+      if (!abbreviated.empty()) {
         out = std::move(abbreviated);
         break;
       }

@@ -20,6 +20,49 @@ bool StillValid(const StoredWith& entry, const Catalog& catalog) {
 
 }  // namespace
 
+StoredWith EmitStoredCtes(pg::Emitter& emitter, const std::vector<ast::Cte>& ctes) {
+  StoredWith out;
+  emitter.TakeReads();
+  out.ctes = emitter.EmitCtes(ctes);
+  for (std::size_t i = 0; i < out.ctes.size(); ++i) {
+    // A CTE reads only earlier ones; a larger index is a CTE nested in its own WITH.
+    pg::Emitter::Reads& reads = out.ctes[i].reads;
+    std::set<std::size_t> direct;
+    for (std::size_t c : reads.ctes) {
+      if (c < i) direct.insert(c);
+    }
+    reads.ctes = direct;
+    for (std::size_t c : direct) {
+      const auto& more = out.ctes[c].reads.ctes;
+      reads.ctes.insert(more.begin(), more.end());
+    }
+  }
+  out.state = emitter.SaveState();
+  emitter.TakeReads();
+  return out;
+}
+
+std::string KeptWith(const StoredWith& stored, const pg::Emitter::Reads& reads,
+                     std::size_t params) {
+  std::set<std::size_t> kept;
+  for (std::size_t c : reads.ctes) {
+    if (c >= stored.ctes.size()) continue;  // the consumer's own
+    kept.insert(c);
+    kept.insert(stored.ctes[c].reads.ctes.begin(), stored.ctes[c].reads.ctes.end());
+  }
+  std::set<std::size_t> bound = reads.params;
+  for (std::size_t c : kept) {
+    bound.insert(stored.ctes[c].reads.params.begin(), stored.ctes[c].reads.params.end());
+  }
+  bool all = false;
+  for (std::size_t p = 1; p <= params; ++p) all = all || bound.count(p) == 0;
+  std::string sql;
+  for (std::size_t c = 0; c < stored.ctes.size(); ++c) {
+    if (all || kept.count(c)) sql += (sql.empty() ? "WITH " : ", ") + stored.ctes[c].sql;
+  }
+  return sql;
+}
+
 std::string StoredCacheKey(std::string_view bq_sql, const TranslateOptions& options,
                            bool drop_cte_order) {
   std::string key(bq_sql);

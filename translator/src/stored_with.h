@@ -1,8 +1,11 @@
-// What a StoredQueryCache (lqe/stored_query_cache.h) holds: a stored query's translated WITH and
-// the emitter state after it, so per request only the consumer is parsed, checked and emitted.
+// What a StoredQueryCache (lqe/stored_query_cache.h) holds: a stored query's translated CTEs and
+// the emitter state after them, so per request only the consumer is parsed, checked and emitted.
+// A statement carries only the stored CTEs its query reads: PostgreSQL plans nothing for an unread
+// CTE, yet parses and analyses it, which for logs.all (nine CTEs, one read) is most of planning.
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -13,9 +16,16 @@
 namespace lqe::translator {
 
 struct StoredWith {
-  std::string with_sql;
+  std::vector<pg::Emitter::CteText> ctes;  // reads closed over the CTEs each one reads
   pg::Emitter::State state;
 };
+
+// Emits `ctes` with what each reads, directly or through another CTE.
+StoredWith EmitStoredCtes(pg::Emitter& emitter, const std::vector<ast::Cte>& ctes);
+
+// "WITH ..." of the stored CTEs `reads` names, and those they read; every stored CTE when one left
+// out would leave a parameter of `params` unread (PostgreSQL then cannot type it). "" for none.
+std::string KeptWith(const StoredWith& stored, const pg::Emitter::Reads& reads, std::size_t params);
 
 // The key of a stored translation: the text, the catalogue's address, the declared parameter
 // types, and whether the CTEs' ORDER BYs were dropped (see Emitter::SetDropCteOrder).

@@ -57,9 +57,10 @@ bool OrdersItsResult(const ast::Query& consumer) {
 }
 
 // The consumer's query in place of the stored final SELECT. A consumer WITH joins the stored
-// one (PG allows one WITH per query level); if it reuses a stored CTE name, it shadows it as
-// in BigQuery, so it then stays nested in a derived table.
-std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer, std::string& with,
+// one (PG allows one WITH per query level; `own_with` gets its CTEs, without "WITH "); if it
+// reuses a stored CTE name, it shadows it as in BigQuery, so it then stays nested in a derived
+// table.
+std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer, std::string& own_with,
                          std::vector<OutputColumn>& columns) {
   bool clash = false;
   for (const auto& cte : consumer.with) {
@@ -73,7 +74,7 @@ std::string EmitConsumer(pg::Emitter& emitter, const ast::Query& consumer, std::
     out.sql = "SELECT * FROM (" + out.sql + ") AS _consumer";
   } else {
     const std::string own = emitter.EmitCteList(consumer.with);
-    if (!own.empty()) with = with.empty() ? own : with + ", " + own.substr(5);
+    if (!own.empty()) own_with = own.substr(5);
     out = emitter.EmitFinal(consumer);
   }
   for (auto& c : out.columns) columns.push_back({c.name, c.type});
@@ -93,25 +94,34 @@ std::optional<std::string> EmitCountChart(std::string_view bq_sql, const Transla
   return out->sql;
 }
 
-// The stored query's WITH, from the caller's cache or freshly parsed and emitted (then cached).
+// The stored query's CTEs, from the caller's cache or freshly parsed and emitted (then cached).
 // On a hit the stored text is not even parsed again.
-std::string EmitStoredWith(std::string_view bq_sql, const TranslateOptions& options,
-                           bool drop_cte_order, pg::Emitter& emitter) {
+std::shared_ptr<const translator::StoredWith> EmitStoredWith(std::string_view bq_sql,
+                                                             const TranslateOptions& options,
+                                                             bool drop_cte_order,
+                                                             pg::Emitter& emitter) {
   StoredQueryCache* cache = options.stored_cache;
   const std::string key = cache ? translator::StoredCacheKey(bq_sql, options, drop_cte_order) : "";
   if (auto hit =
           cache ? translator::StoredCacheAccess::Find(*cache, key, *options.catalog) : nullptr) {
     emitter.RestoreState(hit->state);
-    return hit->with_sql;
+    return hit;
   }
   ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
   emitter.SetDropCteOrder(drop_cte_order);
-  auto entry = std::make_shared<translator::StoredWith>();
-  entry->with_sql = emitter.EmitCteList(stored->with);
-  entry->state = emitter.SaveState();
+  auto entry =
+      std::make_shared<translator::StoredWith>(translator::EmitStoredCtes(emitter, stored->with));
   emitter.SetDropCteOrder(false);
   if (cache) translator::StoredCacheAccess::Put(*cache, key, entry);
-  return entry->with_sql;
+  return entry;
+}
+
+// The stored CTEs `body` reads, then the consumer's own, then `body`.
+std::string Statement(const translator::StoredWith& stored, const pg::Emitter::Reads& reads,
+                      std::size_t params, const std::string& own_with, const std::string& body) {
+  std::string with = translator::KeptWith(stored, reads, params);
+  if (!own_with.empty()) with = with.empty() ? "WITH " + own_with : with + ", " + own_with;
+  return with.empty() ? body : with + " " + body;
 }
 
 Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSource& phase) {
@@ -120,12 +130,12 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
   Translation t;
   if (!options.consumer) {
     ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
-    const std::string with = emitter.EmitCteList(stored->with);
+    const translator::StoredWith ctes = translator::EmitStoredCtes(emitter, stored->with);
     for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
     pg::QueryOut out = emitter.EmitFinal(*stored);
     for (auto& c : out.columns) t.columns.push_back({c.name, c.type});
-    t.pg_sql = with.empty() ? out.sql : with + " " + out.sql;
     t.params = emitter.TakeParams();
+    t.pg_sql = Statement(ctes, emitter.TakeReads(), t.params.size(), "", out.sql);
     return t;
   }
   // Sandboxed: the stored final query is replaced, so only its WITH matters. A SQL consumer is
@@ -139,8 +149,7 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
     phase = DiagSource::kStored;
   }
   const pg::Emitter::State before_with = emitter.SaveState();
-  std::string with =
-      EmitStoredWith(bq_sql, options, consumer && OrdersItsResult(*consumer), emitter);
+  auto stored = EmitStoredWith(bq_sql, options, consumer && OrdersItsResult(*consumer), emitter);
   for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
   phase = sql ? DiagSource::kConsumerSql : DiagSource::kConsumerLql;
   if (!consumer) {
@@ -151,16 +160,18 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
     if (OrdersItsResult(*consumer)) {
       emitter.RestoreState(before_with);
       phase = DiagSource::kStored;
-      with = EmitStoredWith(bq_sql, options, true, emitter);
+      stored = EmitStoredWith(bq_sql, options, true, emitter);
       phase = DiagSource::kConsumerLql;
     }
   }
   sandbox::Validate(*consumer, {t.cte_names});
+  emitter.TakeReads();
+  std::string own_with;
   auto chart = EmitCountChart(bq_sql, options, emitter, *consumer, t.columns);
   const std::string body =
-      chart ? std::move(*chart) : EmitConsumer(emitter, *consumer, with, t.columns);
-  t.pg_sql = with.empty() ? body : with + " " + body;
+      chart ? std::move(*chart) : EmitConsumer(emitter, *consumer, own_with, t.columns);
   t.params = emitter.TakeParams();
+  t.pg_sql = Statement(*stored, emitter.TakeReads(), t.params.size(), own_with, body);
   return t;
 }
 

@@ -158,6 +158,7 @@ std::string Emitter::BindParam(const ast::Param& param, ParamTransform transform
   const auto key = std::make_pair(it->first, transform);
   auto [pos, inserted] = param_index_.emplace(key, params_.size() + 1);
   if (inserted) params_.push_back({it->first, it->second, transform});
+  reads_.params.insert(pos->second);
   const TypePtr& type = it->second;
   const std::string pg_type = type ? PgStorageType(*type) : "text";
   return "$" + std::to_string(pos->second) + "::" + pg_type;

@@ -99,6 +99,7 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
       if (names::EqualsIgnoreCase(it->first, parts[0])) {
         table_sql = QuoteIdent(it->first);
         var.columns = it->second;
+        reads_.ctes.insert(static_cast<std::size_t>(ctes_.rend() - it) - 1);
         break;
       }
     }

@@ -49,8 +49,8 @@ std::string Emitter::EmitCte(const ast::Cte& cte) {
   return QuoteIdent(cte.name.name) + " AS (" + q.sql + ")";
 }
 
-std::string Emitter::EmitCteList(const std::vector<ast::Cte>& ctes) {
-  std::string sql;
+std::vector<Emitter::CteText> Emitter::EmitCtes(const std::vector<ast::Cte>& ctes) {
+  std::vector<CteText> out;
   const std::size_t first = ctes_.size();
   for (const auto& cte : ctes) {
     for (std::size_t i = first; i < ctes_.size(); ++i) {
@@ -58,8 +58,19 @@ std::string Emitter::EmitCteList(const std::vector<ast::Cte>& ctes) {
         Fail(DiagCode::kSyntax, cte.name.span, "duplicate WITH name \"" + cte.name.name + "\"");
       }
     }
-    sql += (sql.empty() ? "WITH " : ", ") + EmitCte(cte);
+    Reads outer = TakeReads();
+    std::string sql = EmitCte(cte);
+    Reads own = std::exchange(reads_, std::move(outer));
+    reads_.ctes.insert(own.ctes.begin(), own.ctes.end());
+    reads_.params.insert(own.params.begin(), own.params.end());
+    out.push_back({std::move(sql), std::move(own)});
   }
+  return out;
+}
+
+std::string Emitter::EmitCteList(const std::vector<ast::Cte>& ctes) {
+  std::string sql;
+  for (auto& cte : EmitCtes(ctes)) sql += (sql.empty() ? "WITH " : ", ") + cte.sql;
   return sql;
 }
 

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,11 +34,27 @@ class Emitter {
     ast::SourceSpan span;
   };
 
+  // What emitted text reads: CTEs (indices into Ctes() as they were then) and parameters ($n).
+  // A statement then carries only the stored CTEs its query reads (see stored_with.h).
+  struct Reads {
+    std::set<std::size_t> ctes;
+    std::set<std::size_t> params;
+  };
+  // One CTE's `name AS (...)` and what it reads.
+  struct CteText {
+    std::string sql;
+    Reads reads;
+  };
+
   explicit Emitter(const TranslateOptions& options) : options_(options) {}
 
   // WITH ctes, then the final query. Used directly for a stored query, and in two steps
   // (EmitCteList, then EmitFinal) for a sandboxed one.
   std::string EmitCteList(const std::vector<ast::Cte>& ctes);
+  // The same, one text per CTE.
+  std::vector<CteText> EmitCtes(const std::vector<ast::Cte>& ctes);
+  // What was read since the last call.
+  Reads TakeReads() { return std::exchange(reads_, {}); }
   QueryOut EmitFinal(const ast::Query& query);
   // Output columns of the stored CTEs, in order, for the LQL front end.
   const std::vector<std::pair<std::string, std::vector<Column>>>& Ctes() const { return ctes_; }
@@ -161,6 +178,7 @@ class Emitter {
   int alias_counter_ = 0;
   std::vector<TypePtr> source_rows_;
   bool drop_cte_order_ = false;
+  Reads reads_;
   // The next SELECT is a CTE's or derived table's body: a log row's metadata passing through it
   // also passes its promoted columns (hidden, not in QueryOut::columns), so readers still use them.
   bool pass_promoted_ = false;
