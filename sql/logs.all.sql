@@ -3,8 +3,10 @@
 -- newest first; sandboxed callers query these CTEs by name. The final selection reads edge_logs.
 -- Time bounds: an absent or empty parameter means unbounded; the start is exclusive, the end
 -- inclusive. Each bound is a plain range on t.timestamp (+-infinity when unbounded; no row holds
--- either), so PostgreSQL prunes day partitions when the query starts, also under a generic plan:
--- a shard node holding only days outside the range is never contacted.
+-- either), so PostgreSQL prunes day partitions: while planning, as the gateway binds parameters
+-- before planning and the casts of constants are IMMUTABLE (bq.timestamp_constant), and when the
+-- query starts under a generic plan. A shard node holding only days outside the range is never
+-- contacted.
 -- Every CTE exposes the project as `identifier`, as the hosted platform's CTEs do (Studio's
 -- queries select it).
 with edge_logs as (

@@ -94,5 +94,46 @@ TEST(TranslatedLogList, ConsumerOrderByStillUsesTheIndex) {
   CheckListing(std::string(kNestedListing) + "order by timestamp desc limit 100");
 }
 
+// The time bounds are constants once the parameters are bound (the gateway's statements are
+// planned with their values): CAST(<constant STRING> AS TIMESTAMP) is bq.timestamp_constant
+// (IMMUTABLE), so PostgreSQL prunes the day partitions while planning. With the STABLE cast it
+// planned every partition and pruned them only at executor start ("Subplans Removed").
+TEST(TranslatedLogList, TimeBoundsPruneDayPartitionsWhilePlanning) {
+  testing::TestDatabase db("translate_prune");
+  pqxx::connection conn(db.dsn());
+  schema::Migrate(conn, schema::MigrateOptions{});
+  std::string error;
+  const Catalog catalog = Catalog::FromEntries(
+      Catalog::ParseTsv(testing::ReadFileText(testing::SourcePath("schema/catalogue_seed.tsv")),
+                        &error),
+      &error);
+  const Translation t = TranslateEdgeList(catalog, std::string(kFlatListing) + "limit 100");
+  pqxx::work w(conn);
+  // From today's midnight (exclusive) to noon: only today's day partition holds such rows.
+  const std::string today =
+      w.exec1("SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYYMMDD')")[0].as<std::string>();
+  const std::string start = w.exec1(
+                                 "SELECT to_char(date_trunc('day', now() AT TIME ZONE 'UTC'), "
+                                 "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')")[0]
+                                .as<std::string>();
+  const std::string end = start.substr(0, 11) + "12:00:00Z";
+  std::string plan;
+  for (const auto& row : w.exec_params("EXPLAIN " + t.pg_sql, "p1", start, end)) {
+    plan += row[0].as<std::string>() + "\n";
+  }
+  EXPECT_EQ(plan.find("Subplans Removed"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("edge_p" + today), std::string::npos) << plan;
+  int others = 0;
+  for (const auto& row :
+       w.exec("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+              "WHERE i.inhparent = 'logs.edge'::regclass")) {
+    const std::string name = row[0].as<std::string>();
+    if (name == "edge_p" + today) continue;
+    ++others;
+    EXPECT_EQ(plan.find(name), std::string::npos) << name << " is planned:\n" << plan;
+  }
+  EXPECT_GE(others, 2) << "the migration made no other day partitions";
+}
+
 }  // namespace
 }  // namespace lqe

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ast/row_free.h"
 #include "names.h"
 #include "pg/quoting.h"
 #include "translate_error.h"
@@ -13,6 +14,8 @@
 namespace lqe::translator {
 namespace {
 
+using ast::IsPlainCall;
+using ast::IsRowFree;
 using names::EqualsIgnoreCase;
 
 // The TIMESTAMP_TRUNC units whose bucket is one fixed interval (date_bin equals date_trunc).
@@ -26,14 +29,6 @@ std::optional<std::string_view> BucketOf(const ast::Expr& unit) {
     if (EqualsIgnoreCase(parts[0].name, name)) return interval;
   }
   return std::nullopt;
-}
-
-bool IsPlainCall(const ast::Expr& e, std::string_view name) {
-  if (!e.Is<ast::Call>()) return false;
-  const auto& call = e.As<ast::Call>();
-  return EqualsIgnoreCase(call.name.name, name) && !call.safe && !call.distinct &&
-         call.null_handling == ast::Call::NullHandling::kDefault && call.order_by.empty() &&
-         !call.limit && !call.over;
 }
 
 // `column` or `qualifier.column`.
@@ -54,25 +49,6 @@ bool NamesBucket(const ast::Expr& e, std::string_view alias) {
   if (!e.Is<ast::Path>()) return false;
   const auto& parts = e.As<ast::Path>().parts;
   return parts.size() == 1 && EqualsIgnoreCase(parts[0].name, alias);
-}
-
-// An expression of parameters and literals only (a time bound), so it can be evaluated once
-// outside the table read.
-bool IsRowFree(const ast::Expr& e) {
-  if (e.Is<ast::Literal>() || e.Is<ast::Param>()) return true;
-  if (e.Is<ast::Cast>()) {
-    const auto& cast = e.As<ast::Cast>();
-    return !cast.format && IsRowFree(*cast.operand);
-  }
-  if (e.Is<ast::Call>()) {
-    const auto& call = e.As<ast::Call>();
-    if (call.star || !IsPlainCall(e, call.name.name)) return false;
-    for (const auto& arg : call.args) {
-      if (!IsRowFree(*arg)) return false;
-    }
-    return true;
-  }
-  return false;
 }
 
 void Conjuncts(const ast::Expr& e, std::vector<const ast::Expr*>& out) {

@@ -1,5 +1,6 @@
 // Binary operators and casts, with BigQuery's typing (INT64 / INT64 is FLOAT64, byte-wise string
 // order) and SAFE_CAST's NULL on failure.
+#include "ast/row_free.h"
 #include "pg/emitter.h"
 #include "pg/quoting.h"
 #include "pg/text_render.h"
@@ -371,6 +372,9 @@ Value Emitter::EmitCast(const ast::Cast& cast) {
   }
   const std::string special = SpecialCast(v, from, to);
   if (!special.empty()) return Make(special, target);
+  if (from == TypeKind::kString && to == TypeKind::kTimestamp && ast::IsRowFree(*cast.operand)) {
+    return Make(TimestampOfConstantText(v.sql), target);
+  }
   return Make("CAST(" + v.sql + " AS " + std::string(PgTypeName(to)) + ")", target);
 }
 

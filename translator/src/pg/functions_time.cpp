@@ -1,6 +1,7 @@
 // Date and time functions: truncation (BigQuery weeks start on Sunday), arithmetic, differences,
 // conversions, epoch helpers and format strings. Everything is computed in UTC unless a time zone
 // argument says otherwise.
+#include "ast/row_free.h"
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/size_caps.h"
@@ -292,6 +293,9 @@ Value EmitTimestampFn(Emitter& e, const ast::Call& call) {
     case K::kString:
     case K::kUnknown:
       if (args.size() == 1) {
+        if (args[0].type && args[0].type->kind == K::kString && ast::IsRowFree(*call.args[0])) {
+          return MakeValue(TimestampOfConstantText(args[0].sql), K::kTimestamp);
+        }
         return MakeValue("CAST(" + args[0].sql + " AS timestamptz)", K::kTimestamp);
       }
       return MakeValue("bq.local_to_timestamp(CAST(" + args[0].sql + " AS timestamp), " + tz + ")",

@@ -44,4 +44,8 @@ bool IsKind(const TypePtr& type, TypeKind kind) {
   return type && type->kind == kind;
 }
 
+std::string TimestampOfConstantText(const std::string& text_sql) {
+  return "bq.timestamp_constant(" + text_sql + ")";
+}
+
 }  // namespace lqe::pg

@@ -1,6 +1,7 @@
 // BigQuery types to PostgreSQL types (the output contract in brief/common.md).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "lqe/types.h"
@@ -14,5 +15,9 @@ std::string PgStorageType(const Type& type);
 // INT64 and FLOAT64 and NUMERIC; the unknown NULL type counts as anything.
 bool IsNumber(const TypePtr& type);
 bool IsKind(const TypePtr& type, TypeKind kind);
+// CAST(<STRING without column reads> AS TIMESTAMP): bq.timestamp_constant (migration 070), the
+// same cast declared IMMUTABLE, so PostgreSQL folds it while planning and prunes day partitions
+// then. A column's text keeps the plain (STABLE) cast: the function's SET clauses cost per row.
+std::string TimestampOfConstantText(const std::string& text_sql);
 
 }  // namespace lqe::pg
