@@ -41,12 +41,7 @@ if [[ -n ${LQE_TEST_DSN:-} ]]; then
 else
   OWN_CLUSTER=1
   pg_cluster_init "$TMP/pg"
-  # pg_free_port's port can be taken before Postgres binds it: try a few.
-  for attempt in 1 2 3 4 5; do
-    PG_PORT=$(pg_free_port)
-    if pg_cluster_start "$TMP/pg" "$PG_PORT" 2>"$TMP/pg-start.log"; then break; fi
-    [[ $attempt -lt 5 ]] || { cat "$TMP/pg-start.log" >&2; fail "the throwaway cluster did not start"; }
-  done
+  PG_PORT=$(pg_cluster_start_on_free_port "$TMP/pg") || fail "the throwaway cluster did not start"
   ADMIN_DSN="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
 fi
 # postgresql://USER@HOST:PORT/DB (the throwaway clusters' trust-auth form) -> the same server.

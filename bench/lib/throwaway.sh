@@ -22,13 +22,7 @@ bench_throwaway_cleanup() {
 
 bench_throwaway_cluster() {
   pg_cluster_init "$TMP/pg" >/dev/null
-  # A probed port can still be taken before the server binds it (busy shared machine): try again.
-  local attempt
-  for attempt in 1 2 3; do
-    PORT=$(pg_free_port)
-    pg_cluster_start "$TMP/pg" "$PORT" >"$TMP/pg-start.log" 2>&1 && break
-    ((attempt < 3)) || { cat "$TMP/pg-start.log" >&2; exit 1; }
-  done
+  PORT=$(pg_cluster_start_on_free_port "$TMP/pg" 3) || exit 1
   SUPER="postgresql://postgres@127.0.0.1:$PORT"
 }
 

@@ -56,6 +56,22 @@ pg_cluster_start() {
     >/dev/null || { tail -20 "$dir/server.log" >&2; return 1; }
 }
 
+# pg_cluster_start_on_free_port DIR [TRIES]: starts the cluster in DIR on a free port and prints
+# the port. A probed port can be taken before the server binds it (other processes' sockets use
+# the same range), so up to TRIES (default 5) ports are tried; the last failure goes to stderr.
+pg_cluster_start_on_free_port() {
+  local dir=$1 tries=${2:-5} port err attempt
+  for ((attempt = 1; attempt <= tries; attempt++)); do
+    port=$(pg_free_port) || return 1
+    if err=$(pg_cluster_start "$dir" "$port" 2>&1 >/dev/null); then
+      echo "$port"
+      return 0
+    fi
+  done
+  echo "$err" >&2
+  return 1
+}
+
 # pg_cluster_stop DIR: fast shutdown; quiet if it is not running.
 pg_cluster_stop() {
   local dir=$1

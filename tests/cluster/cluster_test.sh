@@ -110,21 +110,6 @@ remove_state() {
   rm -rf "$state_link"
 }
 
-# start_on_free_port DIR: starts the cluster in DIR on a free port and prints the port. A port
-# found free can be taken before PostgreSQL binds it (other tests' client sockets take ports of
-# the same range), so up to five ports are tried.
-start_on_free_port() {
-  local port
-  for _ in 1 2 3 4 5; do
-    port=$(pg_free_port)
-    if pg_cluster_start "$1" "$port" >&2; then
-      echo "$port"
-      return 0
-    fi
-  done
-  return 1
-}
-
 setup() {
   remove_state
   local files
@@ -138,15 +123,15 @@ setup() {
   local init_s=$!
   pg_cluster_init "$state/p" || fail "cannot init the primary cluster"
   wait "$init_s" || fail "cannot init the shard cluster"
-  p=$(start_on_free_port "$state/p") || fail "cannot start the primary cluster"
-  s=$(start_on_free_port "$state/s") || fail "cannot start the shard cluster"
+  p=$(pg_cluster_start_on_free_port "$state/p") || fail "cannot start the primary cluster"
+  s=$(pg_cluster_start_on_free_port "$state/s") || fail "cannot start the shard cluster"
   echo "$p" >"$state/p.port"
   echo "$s" >"$state/s.port"
   mark "clusters started"
   # The replica at once: a base backup of P, streaming from it; everything done on P from here
   # on reaches it by streaming.
   pg_cluster_init_replica "$state/r" "$p" || fail "pg_basebackup failed"
-  r=$(start_on_free_port "$state/r") || fail "cannot start the replica"
+  r=$(pg_cluster_start_on_free_port "$state/r") || fail "cannot start the replica"
   echo "$r" >"$state/r.port"
   for db in coord hash single shard_b hash_b; do psql_at "$p" postgres "CREATE DATABASE $db"; done
   psql_at "$s" postgres "CREATE DATABASE shard_a"
