@@ -372,8 +372,8 @@ Value Emitter::EmitCast(const ast::Cast& cast) {
   }
   const std::string special = SpecialCast(v, from, to);
   if (!special.empty()) return Make(special, target);
-  if (from == TypeKind::kString && to == TypeKind::kTimestamp && ast::IsRowFree(*cast.operand)) {
-    return Make(TimestampOfConstantText(v.sql), target);
+  if (from == TypeKind::kString && to == TypeKind::kTimestamp) {
+    return Make(TimestampFromText(v.sql, ast::IsRowFree(*cast.operand)), target);
   }
   return Make("CAST(" + v.sql + " AS " + std::string(PgTypeName(to)) + ")", target);
 }

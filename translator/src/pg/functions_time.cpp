@@ -293,10 +293,9 @@ Value EmitTimestampFn(Emitter& e, const ast::Call& call) {
     case K::kString:
     case K::kUnknown:
       if (args.size() == 1) {
-        if (args[0].type && args[0].type->kind == K::kString && ast::IsRowFree(*call.args[0])) {
-          return MakeValue(TimestampOfConstantText(args[0].sql), K::kTimestamp);
-        }
-        return MakeValue("CAST(" + args[0].sql + " AS timestamptz)", K::kTimestamp);
+        return MakeValue(
+            TimestampFromText(args[0].sql, from == K::kString && ast::IsRowFree(*call.args[0])),
+            K::kTimestamp);
       }
       return MakeValue("bq.local_to_timestamp(CAST(" + args[0].sql + " AS timestamp), " + tz + ")",
                        K::kTimestamp);

@@ -44,8 +44,9 @@ bool IsKind(const TypePtr& type, TypeKind kind) {
   return type && type->kind == kind;
 }
 
-std::string TimestampOfConstantText(const std::string& text_sql) {
-  return "bq.timestamp_constant(" + text_sql + ")";
+std::string TimestampFromText(const std::string& text_sql, bool row_free) {
+  return row_free ? "bq.timestamp_constant(" + text_sql + ")"
+                  : "CAST(" + text_sql + " AS timestamptz)";
 }
 
 }  // namespace lqe::pg

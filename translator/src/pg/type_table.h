@@ -15,9 +15,10 @@ std::string PgStorageType(const Type& type);
 // INT64 and FLOAT64 and NUMERIC; the unknown NULL type counts as anything.
 bool IsNumber(const TypePtr& type);
 bool IsKind(const TypePtr& type, TypeKind kind);
-// CAST(<STRING without column reads> AS TIMESTAMP): bq.timestamp_constant (migration 070), the
-// same cast declared IMMUTABLE, so PostgreSQL folds it while planning and prunes day partitions
-// then. A column's text keeps the plain (STABLE) cast: the function's SET clauses cost per row.
-std::string TimestampOfConstantText(const std::string& text_sql);
+// A STRING's TIMESTAMP (CAST and TIMESTAMP(string)). `row_free` (the text reads no row, see
+// ast::IsRowFree): bq.timestamp_constant (migration 070), the same cast declared IMMUTABLE, so
+// PostgreSQL folds it while planning and prunes day partitions then. Otherwise the plain (STABLE)
+// cast: the function's SET clauses would cost on every row.
+std::string TimestampFromText(const std::string& text_sql, bool row_free);
 
 }  // namespace lqe::pg
