@@ -155,12 +155,19 @@ std::string Abbreviated(const std::string& out, const std::string& endpoint,
   if (out.rfind("WITH ", 0) != 0) return "";
   std::size_t pos = 5;
   std::string names;
-  for (const auto& [name, text] : ctes) {
-    if (out.compare(pos, text.size(), text) != 0) continue;
-    const std::size_t after = pos + text.size();
-    if (out.compare(after, 2, ", ") != 0 && out.compare(after, 1, " ") != 0) continue;
-    names += (names.empty() ? "" : " ") + name;
-    pos = out.compare(after, 2, ", ") == 0 ? after + 2 : after + 1;
+  for (const auto& [name, plain] : ctes) {
+    // A listing split in two reads its CTEs NOT MATERIALIZED.
+    const std::size_t as = plain.find(" AS (");
+    const std::string inlined =
+        plain.substr(0, as) + " AS NOT MATERIALIZED (" + plain.substr(as + 5);
+    for (const std::string* text : {&plain, &inlined}) {
+      if (out.compare(pos, text->size(), *text) != 0) continue;
+      const std::size_t after = pos + text->size();
+      if (out.compare(after, 2, ", ") != 0 && out.compare(after, 1, " ") != 0) continue;
+      names += (names.empty() ? "" : " ") + name + (text == &inlined ? " not materialized" : "");
+      pos = out.compare(after, 2, ", ") == 0 ? after + 2 : after + 1;
+      break;
+    }
   }
   if (names.empty()) return "";
   std::string rest = out.substr(pos);

@@ -18,6 +18,15 @@ bool StillValid(const StoredWith& entry, const Catalog& catalog) {
   return true;
 }
 
+// `name AS NOT MATERIALIZED (...)`, unless the CTE calls a volatile function: inlined in two
+// places, it would then be evaluated twice where BigQuery's result is one evaluation.
+std::string NotMaterialized(const std::string& cte) {
+  if (cte.find("random") != std::string::npos) return cte;  // RAND(), GENERATE_UUID()
+  const std::size_t as = cte.find(" AS (");
+  if (as == std::string::npos) return cte;
+  return cte.substr(0, as) + " AS NOT MATERIALIZED (" + cte.substr(as + 5);
+}
+
 }  // namespace
 
 StoredWith EmitStoredCtes(pg::Emitter& emitter, const std::vector<ast::Cte>& ctes) {
@@ -58,7 +67,10 @@ std::string KeptWith(const StoredWith& stored, const pg::Emitter::Reads& reads,
   for (std::size_t p = 1; p <= params; ++p) all = all || bound.count(p) == 0;
   std::string sql;
   for (std::size_t c = 0; c < stored.ctes.size(); ++c) {
-    if (all || kept.count(c)) sql += (sql.empty() ? "WITH " : ", ") + stored.ctes[c].sql;
+    if (!all && kept.count(c) == 0) continue;
+    std::string cte = stored.ctes[c].sql;
+    if (reads.inline_ctes.count(c) != 0) cte = NotMaterialized(cte);
+    sql += (sql.empty() ? "WITH " : ", ") + cte;
   }
   return sql;
 }

@@ -230,8 +230,24 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
     const std::string collate = ordered && strings ? " COLLATE \"C\"" : "";
     const std::string plain = "(" + lc.sql + collate + " " + op + " " + rc.sql + ")";
     Value v = Make(NanAwareComparison(b.op, lc, rc, plain), Type::Scalar(TypeKind::kBool));
-    if (HasRowRange(l) && IsConstant(*b.right)) v.implied = RowImplied(b.op, l, r);
-    if (HasRowRange(r) && IsConstant(*b.left)) v.implied = RowImplied(Mirrored(b.op), r, l);
+    const Value* field = nullptr;
+    const Value* other = nullptr;
+    if (HasRowRange(l) && IsConstant(*b.right)) {
+      v.implied = RowImplied(b.op, l, r);
+      field = &l;
+      other = &r;
+    }
+    if (HasRowRange(r) && IsConstant(*b.left)) {
+      v.implied = RowImplied(Mirrored(b.op), r, l);
+      field = &r;
+      other = &l;
+    }
+    if (b.op == Op::kEq && v.implied.size() == 2) {
+      row_equalities_[v.implied[0].second] = {v.implied[1].second,
+                                              "(" + field->row_max + " = " + other->sql + ")",
+                                              "(" + field->row_max + " > " + other->sql + ")",
+                                              "(" + field->row_min + " < " + field->row_max + ")"};
+    }
     v.implied_for = v.sql;
     return v;
   }

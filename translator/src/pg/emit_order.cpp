@@ -41,7 +41,8 @@ std::string Emitter::EmitGroupBy(const ast::Select& select, std::vector<SelectIt
   return sql;
 }
 
-std::string Emitter::EmitOrderItem(const ast::OrderItem& item, std::vector<SelectItemOut>* items) {
+Emitter::OrderKey Emitter::EmitOrderKey(const ast::OrderItem& item,
+                                        std::vector<SelectItemOut>* items) {
   std::string sql;
   TypePtr type;
   bool not_null = false;
@@ -58,20 +59,25 @@ std::string Emitter::EmitOrderItem(const ast::OrderItem& item, std::vector<Selec
     type = v.type;
     not_null = !v.not_null_sql.empty() && v.sql == v.not_null_sql;
   }
+  OrderKey key{sql, "", alias && sql[0] >= '0' && sql[0] <= '9'};
   // BigQuery compares strings byte-wise.
-  if (IsKind(type, TypeKind::kString) && !(alias && sql[0] >= '0' && sql[0] <= '9')) {
-    sql += " COLLATE \"C\"";
-  }
-  sql += item.descending ? " DESC" : " ASC";
+  if (IsKind(type, TypeKind::kString) && !key.ordinal) key.sql += " COLLATE \"C\"";
+  key.direction = item.descending ? " DESC" : " ASC";
   // Without NULLs, PostgreSQL's default (DESC NULLS FIRST, ASC NULLS LAST) is the same order,
   // and it is the order of the day partitions and of their (project, "timestamp" DESC) indexes:
   // PostgreSQL 15 then reads the partitions one after the other, newest first, and stops at the
   // LIMIT (an ordered Append), instead of merging every partition in range.
-  if (not_null) return sql;
+  if (not_null) return key;
   using N = ast::OrderItem::Nulls;
   const bool nulls_first =
       item.nulls == N::kFirst || (item.nulls == N::kDefault && !item.descending);
-  return sql + (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  key.direction += nulls_first ? " NULLS FIRST" : " NULLS LAST";
+  return key;
+}
+
+std::string Emitter::EmitOrderItem(const ast::OrderItem& item, std::vector<SelectItemOut>* items) {
+  const OrderKey key = EmitOrderKey(item, items);
+  return key.sql + key.direction;
 }
 
 std::string Emitter::EmitOrderBy(const std::vector<ast::OrderItem>& order_by,

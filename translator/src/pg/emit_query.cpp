@@ -84,8 +84,19 @@ QueryOut Emitter::EmitQuery(const ast::Query& query, bool final_output, bool kee
 }
 
 QueryOut Emitter::EmitFinal(const ast::Query& query) {
+  // A listing may split on a row equality (emit_split.cpp); its LIMIT, a literal, binds nothing.
+  split_listing_ = query.body->Is<ast::Select>() && !query.order_by.empty() && query.limit &&
+                   query.limit->Is<ast::Literal>() && !query.offset;
+  split_.reset();
   QueryOut out = EmitQueryBody(*query.body, &query.order_by, true);
-  out.sql += EmitLimit(query);
+  split_listing_ = false;
+  const std::string limit = EmitLimit(query);
+  if (split_) {
+    out.sql = ComposeSplit(*split_, limit);
+    split_.reset();
+  } else {
+    out.sql += limit;
+  }
   return out;
 }
 

@@ -46,6 +46,8 @@ QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::O
   if (select.as_struct) Fail(DiagCode::kUnsupported, select.span, "unsupported SELECT AS STRUCT");
   const bool pass_promoted = std::exchange(pass_promoted_, false) && select.group_by.empty() &&
                              !select.distinct && !select.qualify;
+  const bool split_listing = std::exchange(split_listing_, false);
+  const int grouped_before = grouped_calls_;
   Scope scope{scope_, {}, {}};
   Scope* saved_scope = scope_;
   const SelectContext saved_select = select_;
@@ -109,7 +111,13 @@ QueryOut Emitter::EmitSelect(const ast::Select& select, const std::vector<ast::O
     sql = "SELECT " + names + " FROM (" + sql + ") AS _q WHERE _qualify";
     scope_ = &outer;
   }
-  if (order_by && !order_by->empty()) sql += EmitOrderBy(*order_by, &items);
+  const std::string order_sql =
+      order_by && !order_by->empty() ? EmitOrderBy(*order_by, &items) : "";
+  sql += order_sql;
+  if (split_listing && final_output && qualify.empty() && grouped_calls_ == grouped_before &&
+      !order_sql.empty()) {
+    split_ = SplitOnEquality(select, *order_by, items, select_sql, from, conditions, order_sql);
+  }
   scope_ = saved_scope;
   select_ = saved_select;
   out.sql = std::move(sql);

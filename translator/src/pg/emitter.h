@@ -6,6 +6,7 @@
 // node kind.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -39,6 +40,9 @@ class Emitter {
   struct Reads {
     std::set<std::size_t> ctes;
     std::set<std::size_t> params;
+    // Read by a listing split in two branches (emit_split.cpp): NOT MATERIALIZED, so each
+    // branch reads its partitions' indexes instead of a materialised copy.
+    std::set<std::size_t> inline_ctes;
   };
   // One CTE's `name AS (...)` and what it reads.
   struct CteText {
@@ -111,6 +115,31 @@ class Emitter {
   void ExpandStar(const ast::SelectItem& item, std::vector<SelectItemOut>& out);
   std::string EmitGroupBy(const ast::Select& select, std::vector<SelectItemOut>& items);
   std::string EmitOrderItem(const ast::OrderItem& item, std::vector<SelectItemOut>* items);
+  struct OrderKey {
+    std::string sql;        // the sort expression (COLLATE "C" for strings), or an ordinal
+    std::string direction;  // " DESC", " ASC NULLS FIRST", ...
+    bool ordinal = false;
+  };
+  OrderKey EmitOrderKey(const ast::OrderItem& item, std::vector<SelectItemOut>* items);
+
+  // A listing on an equality with a promoted element field, split in two branches (see
+  // emit_split.cpp): what EmitSelect leaves for EmitFinal to compose with the LIMIT.
+  struct SplitListing {
+    std::vector<std::string> columns;  // the output labels
+    std::string branch_a;              // each a whole SELECT with its ORDER BY
+    std::string branch_b;
+    std::string outer_order;  // " ORDER BY _u._s1 DESC, ..."
+  };
+  // The two branches of `select`, when its WHERE has a row equality to split and its shape keeps
+  // the split exact (no grouping, aggregate, window, DISTINCT, QUALIFY; keys are column paths).
+  std::optional<SplitListing> SplitOnEquality(const ast::Select& select,
+                                              const std::vector<ast::OrderItem>& order_by,
+                                              std::vector<SelectItemOut>& items,
+                                              const std::vector<std::string>& select_sql,
+                                              const std::string& from,
+                                              const std::vector<std::string>& conditions,
+                                              const std::string& order_sql);
+  std::string ComposeSplit(const SplitListing& split, const std::string& limit);
   const SelectItemOut* FindOutputAlias(const ast::Expr& expr, std::vector<SelectItemOut>& items);
   std::string EmitLimit(const ast::Query& query);
   // collate_strings: STRING items get COLLATE "C", so a SELECT DISTINCT's ORDER BY (which
@@ -179,6 +208,12 @@ class Emitter {
   std::vector<TypePtr> source_rows_;
   bool drop_cte_order_ = false;
   Reads reads_;
+  // Row equalities on promoted element fields, by the text of their `min <= v` condition:
+  // `max >= v`, then the split's `max = v`, `max > v` and `min < max` (see emit_split.cpp).
+  std::map<std::string, std::array<std::string, 4>> row_equalities_;
+  bool split_listing_ = false;  // the next SELECT is a final listing with a literal LIMIT
+  std::optional<SplitListing> split_;
+  int grouped_calls_ = 0;  // aggregate and analytic calls emitted so far
   // The next SELECT is a CTE's or derived table's body: a log row's metadata passing through it
   // also passes its promoted columns (hidden, not in QueryOut::columns), so readers still use them.
   bool pass_promoted_ = false;

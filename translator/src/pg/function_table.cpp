@@ -85,6 +85,7 @@ Value Emitter::EmitCall(const ast::Call& call) {
   if (!call.over && f->kind == FnKind::kWindow) {
     Fail(DiagCode::kSyntax, call.span, name + " needs an OVER clause");
   }
+  if (call.over || f->kind != FnKind::kScalar) ++grouped_calls_;
   Value v = EmitterFor(*f)(*this, call);
   if ((name == "REGEXP_CONTAINS" || name == "STARTS_WITH" || name == "ENDS_WITH") &&
       call.args.size() == 2 && !call.safe &&
