@@ -96,8 +96,9 @@ std::optional<Emitter::SplitListing> Emitter::SplitOnEquality(
 
 std::string Emitter::ComposeSplit(const SplitListing& split, const std::string& limit) {
   std::string columns;
-  for (const auto& c : split.columns)
+  for (const auto& c : split.columns) {
     columns += (columns.empty() ? "_u." : ", _u.") + QuoteLabel(c);
+  }
   return "SELECT " + columns + " FROM ((" + split.branch_a + limit + ") UNION ALL (" +
          split.branch_b + limit + ")) AS _u" + split.outer_order + limit;
 }
