@@ -2,13 +2,15 @@
 # Where PostgreSQL's time goes when lqe writes a log table: lqe's own rows, already formed (a
 # COPY TO of a loaded table), are copied back with 2 parallel connections and lz4 TOAST
 # compression into
+#   0. (for scale) run.sh's floor: the raw NDJSON events into one jsonb column, pglz;
 #   1. the one-column jsonb table of run.sh's floor (metadata only: the document's bulk),
 #   2. logs.<source> with everything lqe migrate puts on it (indexes, rollup trigger),
 #   3. logs.<source> without the rollup trigger,
 #   4. logs.<source> without the trigger and the secondary indexes (the unique index stays).
 # Phase 2 is the true floor of lqe's table on this machine: no client work at all.
 # Usage: bench/ingest/table_floor.sh [COUNT]   (default 100000 edge events)
-#   LQE_BIN: the binary (default build/lqe); LQE_BENCH_SOURCE: the source (default edge).
+#   LQE_BIN: the binary (default build/lqe); LQE_BENCH_SOURCE: the source (default edge);
+#   LQE_BENCH_LIVE: SECONDS: every event in the SECONDS before now (as run.sh's live stream).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -30,7 +32,8 @@ fresh_db() {
 }
 
 echo "table floor: $COUNT $SOURCE events; load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
-"$LQE" generate --source "$SOURCE" --count "$COUNT" --seed 1 >"$TMP/events.ndjson"
+"$LQE" generate --source "$SOURCE" --count "$COUNT" --seed 1 \
+  ${LQE_BENCH_LIVE:+--live "$LQE_BENCH_LIVE"} >"$TMP/events.ndjson"
 fresh_db source
 "$LQE" load --dsn "$SUPER/source" --source "$SOURCE" "$TMP/events.ndjson" >/dev/null
 # The loaded days' partitions, made in every database before the timed COPYs.
@@ -41,14 +44,16 @@ psql "$SUPER/source" -qX -c "\\copy (SELECT $COLUMNS FROM logs.$SOURCE) TO '$TMP
 psql "$SUPER/source" -qX -c "\\copy (SELECT metadata FROM logs.$SOURCE) TO '$TMP/docs.tsv'"
 split -n l/2 "$TMP/rows.tsv" "$TMP/rows."
 split -n l/2 "$TMP/docs.tsv" "$TMP/docs."
+split -n l/2 "$TMP/events.ndjson" "$TMP/raw."
 
-# copy2 DB TABLE(COLUMNS) PREFIX: the two halves at once with lz4; prints events/s.
+# copy2 DB TABLE(COLUMNS) PREFIX [COMPRESSION [COPY OPTIONS]]: the two halves at once (lz4
+# unless told); prints events/s.
 copy2() {
   local t0 t1
   t0=$(now)
   for half in "$TMP/$3".a?; do
-    PGOPTIONS="-c default_toast_compression=lz4" psql "$SUPER/$1" -qX -c \
-      "\\copy $2 FROM '$half'" &
+    PGOPTIONS="-c default_toast_compression=${4:-lz4}" psql "$SUPER/$1" -qX -c \
+      "\\copy $2 FROM '$half'${5:+ WITH ($5)}" &
   done
   wait
   t1=$(now)
@@ -57,6 +62,9 @@ copy2() {
 
 psql "$SUPER/postgres" -qX -c "CREATE DATABASE docs"
 psql "$SUPER/docs" -qX -c "CREATE TABLE docs (doc jsonb)"
+# CSV with quote and delimiter bytes that never occur in JSON text: each line is one value.
+RAW=$(copy2 docs "docs (doc)" raw pglz "FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02'")
+psql "$SUPER/docs" -qX -c "TRUNCATE docs"
 DOCS=$(copy2 docs "docs (doc)" docs)
 fresh_db migrated
 FULL=$(copy2 migrated "logs.$SOURCE ($COLUMNS)" rows)
@@ -72,9 +80,11 @@ psql "$SUPER/bare" -qAtX -c "SELECT format('DROP INDEX logs.%I;', c.relname) FRO
   psql "$SUPER/bare" -qX
 BARE=$(copy2 bare "logs.$SOURCE ($COLUMNS)" rows)
 
-printf '%-64s %10s\n' "COPY of lqe's formed rows, 2 connections, lz4" "events/s"
-printf '%-64s %10s\n' "metadata documents only -> one jsonb column" "$DOCS"
-printf '%-64s %10s\n' "logs.$SOURCE as migrated (indexes, rollup trigger): lqe's floor" "$FULL"
-printf '%-64s %10s\n' "logs.$SOURCE without the rollup trigger" "$NOTRIGGER"
-printf '%-64s %10s\n' "logs.$SOURCE without trigger and secondary indexes" "$BARE"
+ratio() { awk -v a="$1" -v b="$RAW" 'BEGIN { printf "%.2f", a / b }'; }
+printf '%-64s %10s\n' "run.sh's floor: raw events -> one jsonb column, 2 connections, pglz" "$RAW"
+printf '%-64s %10s %7s\n' "COPY of lqe's formed rows, 2 connections, lz4" "events/s" "x floor"
+printf '%-64s %10s %7s\n' "metadata documents only -> one jsonb column" "$DOCS" "$(ratio "$DOCS")"
+printf '%-64s %10s %7s\n' "logs.$SOURCE as migrated (indexes, rollup trigger): lqe's floor" "$FULL" "$(ratio "$FULL")"
+printf '%-64s %10s %7s\n' "logs.$SOURCE without the rollup trigger" "$NOTRIGGER" "$(ratio "$NOTRIGGER")"
+printf '%-64s %10s %7s\n' "logs.$SOURCE without trigger and secondary indexes" "$BARE" "$(ratio "$BARE")"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
