@@ -83,8 +83,8 @@ int SeedCatalogue(pqxx::connection& conn) {
   return static_cast<int>(result.affected_rows());
 }
 
-// Promoted fields (migrations 021, 023, 027): a typed column, its index and fill trigger for each
-// declared field that has none yet, then the rows stored before filled one partition per
+// Promoted fields (migrations 021, 023, 027, 041): a typed column, its index and fill trigger for
+// each declared field that has none yet, then the rows stored before filled one partition per
 // transaction (a stopped run resumes where it was). Before 027 (a run applying only earlier
 // migrations): the expression indexes of 021.
 void PromoteFields(pqxx::connection& conn, MigrateReport& report) {
@@ -101,6 +101,11 @@ void PromoteFields(pqxx::connection& conn, MigrateReport& report) {
     }
     for (const auto& row : tx.exec("SELECT logs.promote_field_columns()")) {
       report.promoted_columns_added.push_back(row[0].c_str());
+    }
+    // Migration 041: the index of the rows whose nested elements differ, for new nested fields.
+    if (!tx.exec1("SELECT to_regproc('logs.create_promoted_differs_indexes') IS NULL")[0]
+             .as<bool>()) {
+      tx.exec("SELECT logs.create_promoted_differs_indexes()");
     }
     tx.commit();
   }
