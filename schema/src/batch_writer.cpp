@@ -4,6 +4,8 @@
 #include <chrono>
 #include <map>
 
+#include "lqe/schema/edge_rollup_counts.h"
+
 namespace lqe::schema {
 namespace {
 
@@ -27,6 +29,15 @@ BatchWriter::BatchWriter(PgConn& conn, std::string source)
     conn_.Exec("SET default_toast_compression = lz4");
   } catch (const PgError&) {  // NOLINT(bugprone-empty-catch): pglz stays, which works too
   }
+  // Only logs.edge has the built-in rollup trigger; a database migrated before 042 keeps it
+  // counting every batch itself.
+  // A database migrated before 042, or whose trigram rules differ from EdgeRollupCounts' (its
+  // LC_CTYPE), keeps the trigger counting every batch itself.
+  counts_edge_rollups_ =
+      source_ == "edge" &&
+      conn_.Exec("SELECT to_regproc('logs.add_written_edge_rollup_counts') IS NOT NULL")
+              .Text(0, 0) == "t" &&
+      EdgeRollupRulesMatch(conn_);
 }
 
 // Outside the batch's transaction, so creating a partition (and the lock it takes) does not
@@ -143,6 +154,37 @@ void BatchWriter::WriteConflicts(const Batch& batch) {
        TextArrayLiteral(seen_types), TextArrayLiteral(counts), TextArrayLiteral(examples)});
 }
 
+// Migration 042's step 1: the trigger will skip the COPY's `rows` rows. Their transition table
+// is kept in memory: at PostgreSQL's default work_mem (4 MB) a batch of edge rows spilled to a
+// temporary file, 7 % of the backend's time in a COPY. False when the trigger is to count.
+bool BatchWriter::AnnounceRollupRows(const Batch& batch, std::int64_t rows) {
+  if (!counts_edge_rollups_ || !batch.rollup_inputs_exact || rows == 0) return false;
+  constexpr std::size_t kMinKb = 4096;
+  constexpr std::size_t kMaxKb = 262144;
+  const std::size_t kb = std::clamp(batch.Text().size() * 2 / 1024, kMinKb, kMaxKb);
+  conn_.Exec(
+      "SELECT set_config('lqe.edge_rollup_rows', $1, true), "
+      "set_config('work_mem', $2, true)",
+      {std::to_string(rows), std::to_string(kb) + "kB"});
+  return true;
+}
+
+// Step 3: the written rows counted here (EdgeRollupCounts) and added by
+// logs.add_written_edge_rollup_counts, which adds nothing when the trigger counted them itself.
+void BatchWriter::CountRollupRows(const Batch& batch, const std::vector<bool>& duplicate) {
+  EdgeRollupCounts counts;
+  const auto& rows = batch.rows();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto url = batch.Url(rows[i]);
+    if (duplicate[i] || !url) continue;  // a row without a URL counts nothing
+    counts.Add(rows[i].ts, *url, batch.Path(rows[i]));
+  }
+  conn_.Exec(
+      "SELECT logs.add_written_edge_rollup_counts($1::timestamptz[], $2::text[], $3::bigint[], "
+      "$4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::timestamptz[], $9::text[])",
+      counts.Arguments());
+}
+
 BatchWriter::Result BatchWriter::Write(Batch& batch) {
   EnsurePartitions(batch);
   // First without looking for stored ids: when every row has its own timestamp, the unique
@@ -186,9 +228,11 @@ BatchWriter::Result BatchWriter::WriteOnce(Batch& batch, bool check) {
     }
     if (run_end > run_start) runs.push_back(text.substr(run_start, run_end - run_start));
     if (!runs.empty()) {
+      const bool counted = AnnounceRollupRows(batch, result.loaded);
       conn_.CopyIn("COPY " + table_ +
                        " (id, \"timestamp\", event_message, project, metadata, extra) FROM STDIN",
                    runs);
+      if (counted) CountRollupRows(batch, duplicate);
     }
     conn_.Exec("COMMIT");
   } catch (const PgError&) {

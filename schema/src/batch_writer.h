@@ -26,6 +26,9 @@ class BatchWriter {
   };
   // Throws PgError; the batch's transaction is then rolled back by the server.
   Result Write(Batch& batch);
+  // The writer counts its rows into the edge rollups itself (migration 042): stage each row's
+  // RollupInput in its batch.
+  bool CountsEdgeRollups() const { return counts_edge_rollups_; }
 
  private:
   void EnsurePartitions(const Batch& batch);
@@ -34,10 +37,13 @@ class BatchWriter {
   std::vector<bool> FindDuplicates(Batch& batch);
   void WriteCatalogueChanges(const Batch& batch);
   void WriteConflicts(const Batch& batch);
+  bool AnnounceRollupRows(const Batch& batch, std::int64_t rows);
+  void CountRollupRows(const Batch& batch, const std::vector<bool>& duplicate);
 
   PgConn& conn_;
   std::string source_;
   std::string table_;
+  bool counts_edge_rollups_ = false;
   std::set<std::int64_t> known_days_;
   // When this writer last refreshed each catalogue path's last_seen.
   std::map<std::string, std::chrono::steady_clock::time_point> refreshed_;

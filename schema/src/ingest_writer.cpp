@@ -46,6 +46,24 @@ std::vector<CatalogEntry> ReadCatalogue(PgConn& conn, const std::string& source)
 
 const std::vector<TypeConflict> kNoConflicts;
 
+// The edge rollup's reads of an event, as PostgreSQL makes them on the stored metadata:
+// (metadata -> 'request') ->> 'url' is the string when `request` is an object holding a string
+// `url`, NULL when either is missing or `request` is no object. False for a URL or path of
+// another JSON type (->> would give its JSON text): the trigger counts such a batch itself.
+bool ReadRollupInput(const boost::json::object& metadata, RollupInput* input) {
+  constexpr std::size_t kMaxCell = std::size_t{1} << 30;  // a Row keeps sizes in 32 bits
+  const auto* request = metadata.if_contains("request");
+  if (request == nullptr || !request->is_object()) return true;
+  auto read = [&](std::string_view key, std::optional<std::string_view>* cell) {
+    const auto* value = request->get_object().if_contains(key);
+    if (value == nullptr) return true;
+    if (!value->is_string() || value->get_string().size() >= kMaxCell) return false;
+    *cell = std::string_view(value->get_string());
+    return true;
+  };
+  return read("url", &input->url) && read("path", &input->path);
+}
+
 void Serialize(const boost::json::object& object, std::string* out) {
   out->clear();
   boost::json::serializer serializer;
@@ -104,7 +122,11 @@ bool IngestWriter::Stage(const FormedEvent& event, std::string* refusal, std::in
   Serialize(event.extra, &extra_text_);
   AppendCopyRow(event.id, event.timestamp_micros, event.event_message, event.project,
                 metadata_text_, extra_text_, &open_->text());
-  if (!open_->Add(event.id, event.timestamp_micros, event.timestamp_given, line_no)) {
+  RollupInput rollup;
+  if (writer_->CountsEdgeRollups() && !ReadRollupInput(event.metadata, &rollup)) {
+    open_->rollup_inputs_exact = false;
+  }
+  if (!open_->Add(event.id, event.timestamp_micros, event.timestamp_given, line_no, rollup)) {
     ++staged_duplicates_;
   }
   return true;

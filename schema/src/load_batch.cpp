@@ -32,7 +32,8 @@ void Batch::Grow() {
   for (std::uint32_t r = 0; r < rows_.size(); ++r) Index(r);
 }
 
-bool Batch::Add(std::string_view id, std::int64_t ts, bool given_ts, std::int64_t line_no) {
+bool Batch::Add(std::string_view id, std::int64_t ts, bool given_ts, std::int64_t line_no,
+                const RollupInput& rollup) {
   const std::uint64_t hash = std::hash<std::string_view>{}(id);
   if (Repeats(id, hash, ts, given_ts)) {
     Drop();
@@ -46,6 +47,15 @@ bool Batch::Add(std::string_view id, std::int64_t ts, bool given_ts, std::int64_
   row.id_offset = ids_.size();
   row.id_size = id.size();
   ids_.append(id);
+  row.rollup_offset = rollup_text_.size();
+  if (rollup.url) {
+    row.url_size = static_cast<std::int32_t>(rollup.url->size());
+    rollup_text_.append(*rollup.url);
+  }
+  if (rollup.path) {
+    row.path_size = static_cast<std::int32_t>(rollup.path->size());
+    rollup_text_.append(*rollup.path);
+  }
   row.text_offset = committed_;
   row.text_size = text_.size() - committed_;
   committed_ = text_.size();

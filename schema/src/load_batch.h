@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -24,6 +25,17 @@ struct Row {
   std::size_t id_size = 0;
   std::size_t text_offset = 0;  // the row's COPY line (with its newline) in the batch's text
   std::size_t text_size = 0;
+  // The edge rollup's inputs, when the writer counts them (RollupInput): offsets into the batch's
+  // rollup text, a size of -1 for NULL.
+  std::size_t rollup_offset = 0;
+  std::int32_t url_size = -1;
+  std::int32_t path_size = -1;
+};
+
+// What the edge rollup reads of an event: (metadata -> 'request') ->> 'url' and ->> 'path'.
+struct RollupInput {
+  std::optional<std::string_view> url;
+  std::optional<std::string_view> path;
 };
 
 class Batch {
@@ -37,7 +49,8 @@ class Batch {
   // the line is dropped) when the batch already holds a duplicate of this event: a row of the
   // same id with the same timestamp, or of the same id at all when this event has no timestamp
   // of its own.
-  bool Add(std::string_view id, std::int64_t ts, bool given_ts, std::int64_t line_no);
+  bool Add(std::string_view id, std::int64_t ts, bool given_ts, std::int64_t line_no,
+           const RollupInput& rollup = {});
   // Forgets the text appended since the last Add.
   void Drop() { text_.resize(committed_); }
 
@@ -47,6 +60,10 @@ class Batch {
     return {text_.data() + row.text_offset, row.text_size};
   }
   const std::string& Text() const { return text_; }
+  std::optional<std::string_view> Url(const Row& row) const { return Cell(row, 0, row.url_size); }
+  std::optional<std::string_view> Path(const Row& row) const {
+    return Cell(row, row.url_size < 0 ? 0 : row.url_size, row.path_size);
+  }
   const std::set<std::int64_t>& days() const { return days_; }
   bool empty() const { return rows_.empty(); }
   std::size_t size() const { return rows_.size(); }
@@ -55,8 +72,15 @@ class Batch {
   std::vector<FieldChange> changes;
   std::vector<std::string> seen_paths;
   std::vector<TypeConflict> conflicts;
+  // Every row's RollupInput was read exactly as the rollup trigger reads it (false when an event
+  // had a URL or path that is not a JSON string: the trigger then counts the batch itself).
+  bool rollup_inputs_exact = true;
 
  private:
+  std::optional<std::string_view> Cell(const Row& row, std::int32_t skip, std::int32_t size) const {
+    if (size < 0) return std::nullopt;
+    return std::string_view(rollup_text_).substr(row.rollup_offset + skip, size);
+  }
   bool Repeats(std::string_view id, std::uint64_t hash, std::int64_t ts, bool given_ts) const;
   void Index(std::uint32_t row);
   void Grow();
@@ -65,6 +89,7 @@ class Batch {
   std::string text_;
   std::size_t committed_ = 0;  // text_'s size at the last Add
   std::string ids_;
+  std::string rollup_text_;
   // Open addressing over rows_ by id hash: row index + 1, 0 for an empty slot. Every row is in
   // it, so the rows sharing an id are all found by one probe sequence.
   std::vector<std::uint32_t> slots_;

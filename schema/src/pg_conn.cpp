@@ -92,22 +92,30 @@ void PgConn::CopyIn(const std::string& copy_sql, const std::vector<std::string_v
   if (!failure.empty()) throw PgError(failure, state);
 }
 
-std::string TextArrayLiteral(const std::vector<std::optional<std::string>>& values) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ',';
-    if (!values[i]) {
-      out += "NULL";
-      continue;
-    }
-    out += '"';
-    for (char c : *values[i]) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
+void AppendArrayElement(std::optional<std::string_view> value, std::string* literal) {
+  literal->push_back(literal->empty() ? '{' : ',');
+  if (!value) {
+    literal->append("NULL");
+    return;
   }
-  out += '}';
+  literal->push_back('"');
+  for (char c : *value) {
+    if (c == '"' || c == '\\') literal->push_back('\\');
+    literal->push_back(c);
+  }
+  literal->push_back('"');
+}
+
+void CloseArrayLiteral(std::string* literal) {
+  literal->append(literal->empty() ? "{}" : "}");
+}
+
+std::string TextArrayLiteral(const std::vector<std::optional<std::string>>& values) {
+  std::string out;
+  for (const auto& value : values) {
+    AppendArrayElement(value ? std::optional<std::string_view>(*value) : std::nullopt, &out);
+  }
+  CloseArrayLiteral(&out);
   return out;
 }
 

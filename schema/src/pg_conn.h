@@ -57,5 +57,9 @@ class PgConn {
 
 // A PostgreSQL array literal of text values: {"a","b\"c",NULL}.
 std::string TextArrayLiteral(const std::vector<std::optional<std::string>>& values);
+// The same built one element at a time into an empty string (no copy of each value): append
+// the elements, then close it (an array of none is {}).
+void AppendArrayElement(std::optional<std::string_view> value, std::string* literal);
+void CloseArrayLiteral(std::string* literal);
 
 }  // namespace lqe::schema
