@@ -42,6 +42,10 @@ bench_throwaway_dir ingest-bench
 json() { node -e "const o=JSON.parse(process.argv[1]); console.log($2)" "$1"; }
 
 bench_throwaway_cluster
+# Each timed phase starts after a CHECKPOINT: the phase before leaves up to a few hundred MB of WAL,
+# and a checkpoint falling inside the next phase (and the full-page writes after it) would charge
+# that phase for the one before.
+checkpoint() { psql "$SUPER/postgres" -qX -c CHECKPOINT; }
 fresh_db() {
   psql "$SUPER/postgres" -qX -c "CREATE DATABASE $1"
   "$LQE" migrate --dsn "$SUPER/$1" >/dev/null
@@ -61,6 +65,7 @@ split -n l/2 "$TMP/events.ndjson" "$TMP/half."
 floor_copy() {
   psql "$SUPER/floor" -qX -c "DROP TABLE IF EXISTS floor" -c "CREATE TABLE floor (doc jsonb)"
   local t0 t1 rows
+  checkpoint
   t0=$(now)
   for half in "$TMP"/half.*; do
     PGOPTIONS="-c default_toast_compression=$1" psql "$SUPER/floor" -qX -c \
@@ -78,6 +83,7 @@ FLOOR_LZ4=$(floor_copy lz4)
 
 # 2. lqe load.
 fresh_db load
+checkpoint
 t0=$(now)
 "$LQE" load --dsn "$SUPER/load" --source "$SOURCE" "$TMP/events.ndjson" >"$TMP/load.out"
 t1=$(now)
@@ -117,14 +123,17 @@ SAMPLER_PID=$!
 client() { node bench/ingest/post_client.js "http://127.0.0.1:$HTTP_PORT" "$KEY" "$TMP/events.ndjson" "$SOURCE_NAME" "$@"; }
 count_http() { psql "$SUPER/http" -qAtX -c "SELECT count(*) FROM logs.$SOURCE"; }
 
+checkpoint
 VECTOR_JSON=$(client --shape vector --concurrency 16 --batch-bytes 1000000)
 VECTOR_ROWS=$(count_http)
 psql "$SUPER/http" -qX -c "TRUNCATE logs.$SOURCE"
+checkpoint
 PINO_JSON=$(client --shape pino --concurrency 16 --batch-events 100)
 PINO_ROWS=$(count_http)
 psql "$SUPER/http" -qX -c "TRUNCATE logs.$SOURCE"
 PINO_RATE=$(json "$PINO_JSON" "o.events_per_s")
 HALF_BATCHES=$(awk -v e="$PINO_RATE" 'BEGIN { printf "%.1f", e / 2 / 100 }')
+checkpoint
 P99_JSON=$(client --shape pino --concurrency 16 --batch-events 100 --rate "$HALF_BATCHES" --seconds "$P99_SECONDS")
 kill "$SAMPLER_PID" 2>/dev/null || true
 SAMPLER_PID=""
