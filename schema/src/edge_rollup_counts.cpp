@@ -57,7 +57,7 @@ std::set<std::string> EdgeRestTrigrams(std::string_view text) {
     char letter = 0;
     std::size_t length = 1;
     if (byte < 0x80) {
-      letter = AsciiAlnum(text[i]) ? AsciiLower(text[i]) : 0;
+      letter = AsciiAlnum(text[i]) ? AsciiLower(text[i]) : '\0';
     } else if (text.substr(i, 2) == "\xC4\xB0") {
       letter = 'i';
       length = 2;

@@ -83,7 +83,7 @@ class WriterRollupTest : public ::testing::Test {
   std::string SnapshotAndRebuild(std::string* rebuilt) {
     pqxx::connection conn(db_->dsn());
     pqxx::work tx(conn);
-    const std::string incremental = tx.exec1(kRollupSnapshotSql)[0].as<std::string>();
+    std::string incremental = tx.exec1(kRollupSnapshotSql)[0].as<std::string>();
     tx.exec("SELECT logs.rebuild_edge_rollups()");
     *rebuilt = tx.exec1(kRollupSnapshotSql)[0].as<std::string>();
     return incremental;
