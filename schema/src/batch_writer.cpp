@@ -29,10 +29,9 @@ BatchWriter::BatchWriter(PgConn& conn, std::string source)
     conn_.Exec("SET default_toast_compression = lz4");
   } catch (const PgError&) {  // NOLINT(bugprone-empty-catch): pglz stays, which works too
   }
-  // Only logs.edge has the built-in rollup trigger; a database migrated before 042 keeps it
-  // counting every batch itself.
-  // A database migrated before 042, or whose trigram rules differ from EdgeRollupCounts' (its
-  // LC_CTYPE), keeps the trigger counting every batch itself.
+  // Only logs.edge has the built-in rollup trigger. A database migrated before 042, or whose
+  // trigram rules differ from EdgeRollupCounts' (its LC_CTYPE), keeps the trigger counting every
+  // batch itself.
   counts_edge_rollups_ =
       source_ == "edge" &&
       conn_.Exec("SELECT to_regproc('logs.add_written_edge_rollup_counts') IS NOT NULL")

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "lqe/ascii.h"
+#include "lqe/schema/string_hash.h"
 
 namespace lqe::schema {
 
@@ -63,11 +64,6 @@ FieldType ScalarType(const json::value& v) {
       return FieldType::kUnknown;
   }
 }
-
-struct StringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
 
 bool SameIgnoringCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "lqe/ascii.h"
 #include "lqe/schema/timestamp.h"
 #include "pg_conn.h"
 
@@ -12,23 +13,9 @@ namespace {
 constexpr std::int64_t kMinuteMicros = 60LL * 1000000;
 constexpr std::int64_t kDayMicros = 86400LL * 1000000;
 
-bool AsciiAlnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-char AsciiLower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 // Timestamps are at or after 1970 (the event model refuses others), so truncation is a modulo.
 std::int64_t Floor(std::int64_t micros, std::int64_t unit) {
   return micros - micros % unit;
-}
-
-std::string TimestampText(std::int64_t micros) {
-  std::string out;
-  AppendTimestampMicros(micros, &out);
-  return out;
 }
 
 }  // namespace
@@ -45,19 +32,23 @@ std::string_view EdgeUrlPrefix(std::string_view url) {
   return url.substr(0, end);
 }
 
+namespace {
+
 // pg_trgm lower-cases each word before cutting it into trigrams, so a character outside ASCII
 // whose lower case is an ASCII letter makes plain trigrams too: with glibc's tables (any UTF-8
 // LC_CTYPE but Turkish, where I becomes dotless i; EdgeRollupRulesMatch checks) those are
 // U+0130 (capital I with dot above: i) and U+212A (Kelvin sign: k), and no other.
-std::set<std::string> EdgeRestTrigrams(std::string_view text) {
-  std::set<std::string> out;
-  std::string run;  // the lower-cased ASCII letters and digits just read
+// Calls each(a, b, c) for every trigram, repeats included.
+template <typename Each>
+void ForEachRestTrigram(std::string_view text, Each each) {
+  std::array<char, 2> run{};  // the last two lower-cased ASCII letters and digits read
+  std::size_t count = 0;      // how many letters and digits in a row end at the one just read
   for (std::size_t i = 0; i < text.size();) {
     const auto byte = static_cast<unsigned char>(text[i]);
     char letter = 0;
     std::size_t length = 1;
     if (byte < 0x80) {
-      letter = AsciiAlnum(text[i]) ? AsciiLower(text[i]) : '\0';
+      letter = ascii::IsAlnum(text[i]) ? ascii::ToLower(text[i]) : '\0';
     } else if (text.substr(i, 2) == "\xC4\xB0") {
       letter = 'i';
       length = 2;
@@ -69,12 +60,20 @@ std::set<std::string> EdgeRestTrigrams(std::string_view text) {
     }
     i += length;
     if (letter == 0) {
-      run.clear();
+      count = 0;
       continue;
     }
-    run.push_back(letter);
-    if (run.size() >= 3) out.insert(run.substr(run.size() - 3));
+    if (++count >= 3) each(run[0], run[1], letter);
+    run[0] = run[1];
+    run[1] = letter;
   }
+}
+
+}  // namespace
+
+std::set<std::string> EdgeRestTrigrams(std::string_view text) {
+  std::set<std::string> out;
+  ForEachRestTrigram(text, [&](char a, char b, char c) { out.insert({a, b, c}); });
   return out;
 }
 
@@ -111,11 +110,11 @@ void EdgeRollupCounts::Add(std::int64_t ts_micros, std::string_view url,
   const std::string_view rest = url.substr(prefix.size());
   AppendKey(day, rest, &key_);
   if (!rests_.insert(key_).second) return;
-  for (const auto& trigram : EdgeRestTrigrams(rest)) {
+  ForEachRestTrigram(rest, [&](char a, char b, char c) {
     std::uint64_t packed = static_cast<std::uint64_t>(day);
-    for (char c : trigram) packed = packed << 8 | static_cast<unsigned char>(c);
+    for (char byte : {a, b, c}) packed = packed << 8 | static_cast<unsigned char>(byte);
     trigrams_.push_back(packed);
-  }
+  });
 }
 
 std::vector<std::optional<std::string>> EdgeRollupCounts::Arguments() {
@@ -126,10 +125,11 @@ std::vector<std::optional<std::string>> EdgeRollupCounts::Arguments() {
   for (const auto& row : minutes_) rows.push_back(&row);
   std::sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
     const std::int64_t ma = KeyMicros(a->first), mb = KeyMicros(b->first);
-    return ma != mb ? ma < mb : a->first.compare(8, std::string::npos, b->first, 8) < 0;
+    return ma != mb ? ma < mb
+                    : a->first.compare(sizeof(ma), std::string::npos, b->first, sizeof(mb)) < 0;
   });
   for (const auto* row : rows) {
-    AppendArrayElement(TimestampText(KeyMicros(row->first)), &arrays[0]);
+    AppendArrayElement(FormatTimestampMicros(KeyMicros(row->first)), &arrays[0]);
     AppendArrayElement(std::string_view(row->first).substr(sizeof(std::int64_t)), &arrays[1]);
     for (std::size_t c = 0; c < row->second.size(); ++c) {
       AppendArrayElement(std::to_string(row->second[c]), &arrays[2 + c]);
@@ -138,7 +138,7 @@ std::vector<std::optional<std::string>> EdgeRollupCounts::Arguments() {
   std::sort(trigrams_.begin(), trigrams_.end());
   trigrams_.erase(std::unique(trigrams_.begin(), trigrams_.end()), trigrams_.end());
   for (std::uint64_t packed : trigrams_) {
-    AppendArrayElement(TimestampText(static_cast<std::int64_t>(packed >> 24) * kDayMicros),
+    AppendArrayElement(FormatTimestampMicros(static_cast<std::int64_t>(packed >> 24) * kDayMicros),
                        &arrays[7]);
     const std::array<char, 3> trigram = {static_cast<char>((packed >> 16) & 0xFF),
                                          static_cast<char>((packed >> 8) & 0xFF),

@@ -3,7 +3,7 @@
 // the URL rests per UTC day), made in C++ from the strings the writer holds anyway, so PostgreSQL
 // only stores the result. Written by hand: it must reproduce three SQL expressions exactly
 // (logs.url_prefix's regex, strpos, and pg_trgm's show_trgm as logs.url_rest_trigrams filters
-// it), and BatchWriter checks them against the database before using it (MatchesDatabase).
+// it), and BatchWriter checks them against the database before using it (EdgeRollupRulesMatch).
 #pragma once
 
 #include <array>
@@ -15,6 +15,8 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include "lqe/schema/string_hash.h"
 
 namespace lqe::schema {
 
@@ -32,21 +34,17 @@ class EdgeRollupCounts {
  public:
   // One written row with a request URL. Each distinct (day, URL rest) is cut into trigrams once.
   void Add(std::int64_t ts_micros, std::string_view url, std::optional<std::string_view> path);
-  bool empty() const { return minutes_.empty(); }
   // The nine array literals of logs.add_written_edge_rollup_counts, in its parameter order.
   std::vector<std::optional<std::string>> Arguments();
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   // Keyed by the minute's 8 bytes followed by the URL prefix (no allocation to look one up):
   // requests, /rest, /storage, /auth, /realtime.
-  std::unordered_map<std::string, std::array<std::int64_t, 5>, Hash, std::equal_to<>> minutes_;
+  std::unordered_map<std::string, std::array<std::int64_t, 5>, StringHash, std::equal_to<>>
+      minutes_;
   std::string key_;
   // (UTC day, rest) pairs already cut into trigrams, keyed like minutes_.
-  std::unordered_set<std::string, Hash, std::equal_to<>> rests_;
+  std::unordered_set<std::string, StringHash, std::equal_to<>> rests_;
   // Day number << 24 | the trigram's three bytes; sorted and made unique in Arguments().
   std::vector<std::uint64_t> trigrams_;
 };
