@@ -4,6 +4,7 @@
 #include <charconv>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <pqxx/pqxx>
 #include <string_view>
 #include <thread>
@@ -184,8 +185,12 @@ MigrateReport Migrate(pqxx::connection& conn, const MigrateOptions& options) {
 
 namespace {
 
+// legacy_setup: whether 004 was applied before this run. Set by the first attempt that reads the
+// applied migrations and kept for the next: an attempt that failed after applying 004 and 012
+// must not make the retry look like a database set up before per-database roles (it then
+// configured the shared lqe_gateway and never created lqe_gateway_<database>).
 MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& migrations,
-                          const MigrateOptions& options) {
+                          const MigrateOptions& options, std::optional<bool>& legacy_setup) {
   // A session lock: two concurrent `lqe migrate` runs apply each migration once.
   {
     pqxx::nontransaction lock(conn);
@@ -204,7 +209,7 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
 
   EnsureBookkeeping(conn);
   const auto applied = AppliedMigrations(conn);
-  const bool legacy_setup = applied.count(kLegacyGatewayRoleVersion) > 0;
+  if (!legacy_setup) legacy_setup = applied.count(kLegacyGatewayRoleVersion) > 0;
   MigrateReport report;
   for (const auto& m : migrations) {
     const auto it = applied.find(m.version);
@@ -223,7 +228,7 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
   report.partitions_created =
       EnsurePartitionsAroundToday(conn, options.partition_days_back, options.partition_days_ahead);
   PromoteFields(conn, report);
-  report.gateway_role = ChooseGatewayRole(conn, options, legacy_setup);
+  report.gateway_role = ChooseGatewayRole(conn, options, *legacy_setup);
   if (report.gateway_role.empty() || report.gateway_role.size() > kMaxNameBytes) {
     throw SchemaError("the gateway role name must be 1 to " + std::to_string(kMaxNameBytes) +
                       " bytes");
@@ -267,9 +272,10 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
 MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migrations,
                       const MigrateOptions& options) {
   constexpr int kTries = 5;
+  std::optional<bool> legacy_setup;
   for (int attempt = 1;; ++attempt) {
     try {
-      return MigrateOnce(conn, migrations, options);
+      return MigrateOnce(conn, migrations, options, legacy_setup);
     } catch (const pqxx::sql_error& e) {
       const bool concurrent_catalog_update =
           std::string_view(e.what()).find("tuple concurrently updated") != std::string_view::npos;

@@ -1,7 +1,9 @@
 // lqe migrate against the real cluster: idempotence, bookkeeping, tables, role, checksums.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <pqxx/pqxx>
+#include <thread>
 
 #include "lqe/schema/migrate.h"
 #include "schema_test_util.h"
@@ -162,6 +164,45 @@ TEST(MigrateIntegrationTest, GatewayRoleReadsButCannotWrite) {
           << sql << ": " << e.what();
     }
   }
+}
+
+// A run whose role step fails on a concurrent catalog update (another database's migration
+// altering the same role at that moment) is tried again, and the retry must still configure
+// the per-database role. It took the migrations the failed attempt had applied for a database
+// set up before per-database roles and configured the shared lqe_gateway instead, so
+// lqe_gateway_<database> was never made (CI of session 11, twice: "role ... does not exist").
+TEST(MigrateIntegrationTest, ARetriedRunStillConfiguresThePerDatabaseRole) {
+  TestDatabase db("migrate_retry");
+  const std::string role = "lqe_gateway_" + db.name();
+  pqxx::connection blocker(db.dsn());
+  pqxx::nontransaction(blocker).exec("CREATE ROLE " + blocker.quote_name(role) +
+                                     " LOGIN; ALTER ROLE " + blocker.quote_name(role) +
+                                     " SET jit = off");
+  // The role's settings row is updated and not committed: the migration's ALTER ROLE ... SET
+  // waits for it, and fails with "tuple concurrently updated" once it commits.
+  pqxx::work hold(blocker);
+  hold.exec("ALTER ROLE " + hold.quote_name(role) + " SET default_transaction_read_only = on");
+  CommandResult migrated;
+  std::thread migrate([&] { migrated = RunLqe({"migrate", "--dsn", db.dsn()}); });
+  pqxx::connection probe(db.dsn());
+  bool waiting = false;
+  for (int i = 0; i < 600 && !waiting; ++i) {
+    pqxx::nontransaction tx(probe);
+    waiting =
+        tx.exec1("SELECT count(*) FROM pg_stat_activity WHERE datname = " + tx.quote(db.name()) +
+                 " AND wait_event_type = 'Lock'")[0]
+            .as<int>() > 0;
+    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  hold.commit();
+  migrate.join();
+  ASSERT_TRUE(waiting) << "the migration never waited for the role's settings";
+  ASSERT_EQ(migrated.exit_code, 0) << migrated.err;
+  pqxx::work tx(probe);
+  EXPECT_EQ(tx.exec1("SELECT name FROM logs.gateway_role")[0].as<std::string>(), role);
+  EXPECT_TRUE(tx.exec1("SELECT has_database_privilege(" + tx.quote(role) + ", " +
+                       tx.quote(db.name()) + ", 'CONNECT')")[0]
+                  .as<bool>());
 }
 
 }  // namespace
