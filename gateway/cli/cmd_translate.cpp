@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "commands.h"
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/format_postgres.h"
 #include "lqe/gateway/config.h"
 #include "lqe/gateway/handler.h"

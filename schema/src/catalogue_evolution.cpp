@@ -7,8 +7,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "lqe/ascii.h"
-#include "lqe/schema/string_hash.h"
+#include "lqe/base/ascii.h"
+#include "lqe/base/string_hash.h"
 
 namespace lqe::schema {
 

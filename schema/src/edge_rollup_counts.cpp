@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/schema/timestamp.h"
 #include "pg_conn.h"
 

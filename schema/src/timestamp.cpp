@@ -1,4 +1,4 @@
-// ISO 8601 text goes through the shared reader (lqe/iso8601.h); epoch numbers are read here.
+// ISO 8601 text goes through the shared reader (lqe/base/iso8601.h); epoch numbers are read here.
 #include "lqe/schema/timestamp.h"
 
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "lqe/iso8601.h"
+#include "lqe/base/iso8601.h"
 
 namespace lqe::schema {
 namespace {

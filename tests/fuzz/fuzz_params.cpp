@@ -12,7 +12,7 @@
 #include <string_view>
 #include <variant>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/params.h"
 
 namespace {

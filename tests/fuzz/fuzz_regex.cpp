@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/regex.h"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_run.h"
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/format_postgres.h"
 #include "lqe/gateway/handler.h"
 #include "support.h"

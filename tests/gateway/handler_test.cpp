@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <boost/json/parse.hpp>
 
-#include "lqe/utf8.h"
+#include "lqe/base/utf8.h"
 #include "support.h"
 
 namespace lqe::gateway {

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe::gateway::testing {
 

@@ -1,8 +1,8 @@
 // Locale-free ASCII helpers and the UUID text check.
 #include <gtest/gtest.h>
 
-#include "lqe/ascii.h"
-#include "lqe/uuid.h"
+#include "lqe/base/ascii.h"
+#include "lqe/base/uuid.h"
 
 namespace lqe {
 namespace {

@@ -1,6 +1,6 @@
 // The shared ISO 8601 reader: what it accepts (with the instant it means) and what it refuses,
 // with default options and with each option a caller uses.
-#include "lqe/iso8601.h"
+#include "lqe/base/iso8601.h"
 
 #include <gtest/gtest.h>
 

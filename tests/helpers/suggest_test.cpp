@@ -1,6 +1,6 @@
 // The shared "did you mean": optimal string alignment distance, ASCII case-insensitive, and the
 // nearest candidate within a caller's limit.
-#include "lqe/suggest.h"
+#include "lqe/base/suggest.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "bq_render.h"
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/lql.h"
 #include "lql/timestamp.h"
 #include "support/golden_file.h"

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "lqe/schema/delivery_ids.h"
-#include "lqe/uuid.h"
+#include "lqe/base/uuid.h"
 
 namespace lqe::schema {
 namespace {

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/config.h"
 #include "lqe/translate.h"
 #include "support/golden_file.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe {
 namespace {

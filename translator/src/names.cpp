@@ -1,7 +1,7 @@
 #include "names.h"
 
-#include "lqe/ascii.h"
-#include "lqe/suggest.h"
+#include "lqe/base/ascii.h"
+#include "lqe/base/suggest.h"
 
 namespace lqe::names {
 

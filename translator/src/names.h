@@ -1,5 +1,5 @@
 // BigQuery names: case-insensitive comparison and did-you-mean sentences, on top of the one
-// distance in lqe/suggest.h; used by every stage (pg/, the function table, the sandbox).
+// distance in lqe/base/suggest.h; used by every stage (pg/, the function table, the sandbox).
 #pragma once
 
 #include <string>

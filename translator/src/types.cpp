@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe {
 using ascii::EqualsIgnoreCase;

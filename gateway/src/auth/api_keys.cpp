@@ -7,7 +7,7 @@
 #include <iterator>
 #include <memory>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/auth.h"
 
 namespace lqe::gateway {

@@ -2,10 +2,10 @@
 // endpoints_dir; the query inline or in query_file next to it.
 
 #include "config/yaml_util.h"
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/gateway/params.h"
-#include "lqe/uuid.h"
+#include "lqe/base/uuid.h"
 
 namespace lqe::gateway::config {
 namespace {

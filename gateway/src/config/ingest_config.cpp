@@ -3,8 +3,8 @@
 #include <set>
 
 #include "config/yaml_util.h"
-#include "lqe/ascii.h"
-#include "lqe/uuid.h"
+#include "lqe/base/ascii.h"
+#include "lqe/base/uuid.h"
 
 namespace lqe::gateway {
 

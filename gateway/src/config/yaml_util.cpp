@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "lqe/suggest.h"
+#include "lqe/base/suggest.h"
 
 namespace lqe::gateway::config {
 

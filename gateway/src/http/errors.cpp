@@ -2,7 +2,7 @@
 
 #include <boost/json/serialize.hpp>
 
-#include "lqe/utf8.h"
+#include "lqe/base/utf8.h"
 
 namespace lqe::gateway {
 

@@ -7,7 +7,7 @@
 #include <charconv>
 #include <memory>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe::gateway {
 namespace {

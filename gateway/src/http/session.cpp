@@ -15,7 +15,7 @@
 #include "http/request_parser.h"
 #include "http/wire.h"
 #include "ingest/ingest_handler.h"
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/errors.h"
 
 namespace lqe::gateway {

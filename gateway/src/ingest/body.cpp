@@ -3,7 +3,7 @@
 #include <boost/json/parser.hpp>
 
 #include "ingest/decode.h"
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe::gateway::ingest {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "ingest/body.h"
 #include "ingest/request_memory.h"
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/schema/delivery_ids.h"
 

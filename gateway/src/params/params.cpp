@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/errors.h"
 #include "lqe/gateway/render.h"
 #include "params/text_check.h"

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "lqe/utf8.h"
+#include "lqe/base/utf8.h"
 
 namespace lqe::gateway {
 

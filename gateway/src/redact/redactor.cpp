@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/redact.h"
 #include "redact/rules.h"
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe::gateway::redact {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "lqe/gateway/render.h"
-#include "lqe/utf8.h"
+#include "lqe/base/utf8.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

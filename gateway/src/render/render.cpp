@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/gateway/redact.h"
 #include "render/schema_fields.h"
 #include "time/civil_time.h"

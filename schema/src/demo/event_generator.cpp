@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "demo/generator_context.h"
-#include "lqe/iso8601.h"
+#include "lqe/base/iso8601.h"
 #include "lqe/schema/demo_events.h"
 
 namespace lqe::demo {

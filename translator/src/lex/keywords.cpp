@@ -4,7 +4,7 @@
 #include <iterator>
 #include <vector>
 
-#include "lqe/suggest.h"
+#include "lqe/base/suggest.h"
 
 namespace lqe::lex {
 namespace {

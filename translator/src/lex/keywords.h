@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe::lex {
 

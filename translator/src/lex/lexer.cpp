@@ -5,7 +5,7 @@
 
 #include "lex/keywords.h"
 #include "lex/string_decoder.h"
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe::lex {
 namespace {

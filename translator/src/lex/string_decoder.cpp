@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe::lex {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "lqe/ascii.h"
-#include "lqe/suggest.h"
+#include "lqe/base/ascii.h"
+#include "lqe/base/suggest.h"
 
 namespace lqe::lql {
 namespace {

@@ -1,4 +1,4 @@
-// ISO dates and datetimes come from the shared reader (lqe/iso8601.h); the rest (unix digit
+// ISO dates and datetimes come from the shared reader (lqe/base/iso8601.h); the rest (unix digit
 // counts, brace ranges, shorthands) is LQL-specific.
 #include "lql/timestamp.h"
 
@@ -8,7 +8,7 @@
 #include <optional>
 #include <utility>
 
-#include "lqe/iso8601.h"
+#include "lqe/base/iso8601.h"
 #include "lql/parse_util.h"
 
 namespace lqe::lql {
@@ -44,7 +44,7 @@ Micros MicrosOf(std::chrono::year_month_day ymd) {
   return static_cast<Micros>(sys_days{ymd}.time_since_epoch().count()) * kDay;
 }
 
-// An ISO 8601 date or datetime (lqe/iso8601.h), at most microsecond fractions.
+// An ISO 8601 date or datetime (lqe/base/iso8601.h), at most microsecond fractions.
 std::optional<TimePoint> Iso(std::string_view text) {
   iso8601::Options options;
   options.max_fraction_digits = 6;

@@ -1,7 +1,7 @@
 // Names and nested access: paths (columns, rows, UNNEST elements, record fields), field access
 // on expressions, and subscripts (OFFSET 0-based, ORDINAL 1-based, SAFE_ variants NULL when out
 // of range; a single record is a one-element array).
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "pg/emitter.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
 #include "translate_error.h"

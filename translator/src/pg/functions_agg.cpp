@@ -1,7 +1,7 @@
 // Aggregate and analytic functions. COUNTIF counts with FILTER (0 on no rows, like BigQuery);
 // APPROX_QUANTILES is an exact percentile_disc over BigQuery's n+1 boundaries; PERCENTILE_CONT as
 // an analytic function reads the partition through array_agg (PG has no windowed form).
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "pg/function_table.h"
 #include "pg/type_table.h"
 #include "translate_error.h"

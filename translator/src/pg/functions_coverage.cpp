@@ -3,7 +3,7 @@
 // trigonometry, ASCII/CHR/code points, TRANSLATE, FROM_BASE64, LAST_DAY, DATE_FROM_UNIX_DATE,
 // ARRAY_REVERSE, the BIT_ and covariance aggregates and NET.HOST / NET.IPV4_*. The bq.*
 // helpers are in migration 065.
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "pg/function_table.h"
 #include "pg/type_table.h"
 #include "translate_error.h"

@@ -3,7 +3,7 @@
 // NULL argument makes the result NULL except under %t and %T, which print NULL.
 #include <string>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/text_render.h"

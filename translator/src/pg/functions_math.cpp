@@ -1,6 +1,6 @@
 // Conditional, math and array functions. GREATEST/LEAST return NULL when any argument is NULL
 // (BigQuery), unlike PG's which skip NULLs; ROUND rounds half away from zero via numeric.
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "pg/function_table.h"
 #include "pg/size_caps.h"
 #include "pg/type_table.h"

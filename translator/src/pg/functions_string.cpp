@@ -1,6 +1,6 @@
 // String and byte functions. CONCAT is NULL when any argument is NULL (BigQuery), so it is
 // emitted with || rather than PG's NULL-skipping concat().
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/size_caps.h"

@@ -1,6 +1,6 @@
 #include "pg/scope.h"
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "names.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"

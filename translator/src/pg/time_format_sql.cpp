@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "pg/time_format.h"
 
 namespace lqe::pg {

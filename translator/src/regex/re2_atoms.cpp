@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <string>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "regex/converter.h"
 
 namespace lqe::regex_internal {

@@ -6,7 +6,7 @@
 // later ones expand letters to [aA]); (?U) swaps greediness; counts above ARE's 255 are unrolled.
 #include <algorithm>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 #include "lqe/regex.h"
 #include "regex/converter.h"
 

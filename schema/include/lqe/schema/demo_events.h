@@ -42,7 +42,7 @@ class EventGenerator {
   void (*write_)(Context&, std::string*);
 };
 
-// Parses an ISO 8601 instant for --now (lqe/iso8601.h: "2026-11-21T12:00:00Z", offsets such as
+// Parses an ISO 8601 instant for --now (lqe/base/iso8601.h: "2026-11-21T12:00:00Z", offsets such as
 // "+02:00", fractions, a bare date). Returns false when malformed.
 bool ParseNow(std::string_view text, std::int64_t* micros);
 

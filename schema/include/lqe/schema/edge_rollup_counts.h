@@ -16,7 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "lqe/schema/string_hash.h"
+#include "lqe/base/string_hash.h"
 
 namespace lqe::schema {
 

@@ -1,9 +1,9 @@
-#include "lqe/suggest.h"
+#include "lqe/base/suggest.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe {
 

@@ -6,11 +6,11 @@
 #include <functional>
 #include <string_view>
 
-namespace lqe::schema {
+namespace lqe {
 
 struct StringHash {
   using is_transparent = void;
   std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-}  // namespace lqe::schema
+}  // namespace lqe

@@ -1,8 +1,8 @@
-#include "lqe/iso8601.h"
+#include "lqe/base/iso8601.h"
 
 #include <chrono>
 
-#include "lqe/ascii.h"
+#include "lqe/base/ascii.h"
 
 namespace lqe::iso8601 {
 namespace {
