@@ -3,8 +3,8 @@
 
 #include <set>
 
-#include "lqe/schema/delivery_ids.h"
 #include "lqe/base/uuid.h"
+#include "lqe/schema/delivery_ids.h"
 
 namespace lqe::schema {
 namespace {

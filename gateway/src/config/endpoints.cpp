@@ -3,9 +3,9 @@
 
 #include "config/yaml_util.h"
 #include "lqe/base/ascii.h"
+#include "lqe/base/uuid.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/gateway/params.h"
-#include "lqe/base/uuid.h"
 
 namespace lqe::gateway::config {
 namespace {

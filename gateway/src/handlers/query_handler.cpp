@@ -7,13 +7,13 @@
 #include "handlers/routes.h"
 #include "http/gzip.h"
 #include "lqe/base/ascii.h"
+#include "lqe/base/uuid.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/gateway/errors.h"
 #include "lqe/gateway/params.h"
 #include "lqe/gateway/redact.h"
 #include "lqe/gateway/render.h"
 #include "lqe/regex.h"
-#include "lqe/base/uuid.h"
 
 namespace lqe::gateway {
 namespace {

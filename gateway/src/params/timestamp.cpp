@@ -1,11 +1,11 @@
-// ISO-8601 timestamps for typed parameters, read by the shared lqe/base/iso8601.h reader (date-only,
-// offsets, up to 9 fractional digits). Output is always UTC with six fractional digits.
+// ISO-8601 timestamps for typed parameters, read by the shared lqe/base/iso8601.h reader
+// (date-only, offsets, up to 9 fractional digits). Output is always UTC with six fractional digits.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 
-#include "lqe/gateway/params.h"
 #include "lqe/base/iso8601.h"
+#include "lqe/gateway/params.h"
 
 namespace lqe::gateway {
 

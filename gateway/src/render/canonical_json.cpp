@@ -10,8 +10,8 @@
 #include <cstring>
 #include <vector>
 
-#include "lqe/gateway/render.h"
 #include "lqe/base/utf8.h"
+#include "lqe/gateway/render.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
