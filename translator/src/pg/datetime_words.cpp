@@ -1,5 +1,6 @@
 #include "pg/datetime_words.h"
 
+#include <algorithm>
 #include <string>
 
 #include "lqe/base/ascii.h"
@@ -66,8 +67,10 @@ void RefuseSpecialDateTimeLiteral(const ast::Expr& operand, TypeKind target, ast
   const std::string_view word = PgSpecialDateTimeWord(lit.text);
   if (word.empty()) return;
   const std::string type = TypeName(*Type::Scalar(target));
-  // The whole literal when short (as BigQuery quotes it), else the word alone.
-  const std::string shown = lit.text.size() <= 64 ? lit.text : std::string(word);
+  // The whole literal when short and printable (as BigQuery quotes it), else the word alone.
+  const bool printable = std::none_of(lit.text.begin(), lit.text.end(),
+                                      [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  const std::string shown = lit.text.size() <= 64 && printable ? lit.text : std::string(word);
   translator::Fail(DiagCode::kType, span, "invalid " + type + " '" + shown + "'",
                    "BigQuery has no '" + std::string(word) + "' value: " + Hint(target));
 }
