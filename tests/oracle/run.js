@@ -238,6 +238,7 @@ async function main() {
     const folded = [];
     const shortcuts = [];
     const knownSeen = new Map();
+    const storedRows = new Map();
     const started = Date.now();
     let next = 0;
     const worker = async () => {
@@ -247,6 +248,14 @@ async function main() {
           ? await Promise.all([runReference(server, options, storedCatalogId, c.sql, referenceParams(c.endpoint, c.sent)), runEndpoint(lqeTarget, c.endpoint.name, c.sent)])
           : await Promise.all([runReference(server, options, catalogId, c.sql), runLqe(lqeTarget, c.sql)]);
         let result = judge(c, ref, got);
+        if (c.endpoint) {
+          const seen = storedRows.get(c.endpoint.name) || { runs: 0, rows: 0, empty: 0 };
+          seen.runs++;
+          seen.rows += ref.ok ? ref.rows.length : 0;
+          if (!ref.ok || ref.rows.length === 0) seen.empty++;
+          storedRows.set(c.endpoint.name, seen);
+          if (verbose) console.log(`${c.id} ${JSON.stringify(c.sent)}: reference ${ref.ok ? `${ref.rows.length} rows` : ref.message}, lqe ${got.ok ? `${got.rows.length} rows` : got.message}`);
+        }
         if (result.verdict === 'fail' && !c.endpoint) {
           const raised = await shortCutError(server, options, catalogId, c, ref, got);
           if (raised !== null) result = { verdict: 'shortcut', why: raised };
@@ -285,6 +294,14 @@ async function main() {
     for (const [key, n] of byReason) console.log(`known mismatches: ${n} × ${key}`);
     const corpusKnown = [...known.cases.keys()].filter((id) => !knownSeen.has(id) && cases.some((c) => c.id === id));
     for (const id of corpusKnown) console.log(`note: ${id} is listed in KNOWN_MISMATCHES.md but now matches; remove it`);
+    // A stored endpoint whose every sample answers no rows compares nothing: its samples miss the data.
+    for (const [name, seen] of storedRows) {
+      console.log(`stored endpoint ${name}: ${seen.runs} runs, ${seen.rows} rows compared (${seen.empty} runs empty)`);
+      if (seen.rows === 0) {
+        console.log(`--- MISMATCH stored endpoint ${name}: every sample in stored.yaml answers no rows`);
+        tally.fail++;
+      }
+    }
     const endpoints = new Set(stored.map((c) => c.endpoint.name));
     console.log(`oracle: ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed} (${cases.filter((c) => c.endpoint).length} of them the ${endpoints.size} stored endpoints as written)`);
     console.log(`oracle: ${tally.pass} passed, ${tally.fail} failed, ${tally.refused} refused-by-design, ${tally.extension} lqe-extensions, ${tally.unsupported} not-supported-by-reference, ${tally.folded} folded-by-design, ${tally.shortcut} short-cut-by-design, ${tally.known} known mismatches (KNOWN_MISMATCHES.md)`);
