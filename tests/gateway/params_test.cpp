@@ -73,6 +73,26 @@ TEST(ParamsTest, Timestamps) {
   EXPECT_EQ(err, "invalid value for parameter p: expected an ISO-8601 timestamp");
 }
 
+// PostgreSQL's special words, which its timestamptz reads, are no timestamps in BigQuery; nor
+// are years outside BigQuery's 1 to 9999, whose extremes are.
+TEST(ParamsTest, TimestampsRefusePostgresSpecialValues) {
+  auto d = Def(ParamType::kTimestamp);
+  for (const char* special : {"infinity", "-infinity", "+infinity", " Infinity ", "-INFINITY",
+                              "infinity\t", "now", "today", "tomorrow", "epoch"}) {
+    std::string err;
+    EXPECT_FALSE(Norm(d, special, &err)) << special;
+    EXPECT_EQ(err, "invalid value for parameter p: expected an ISO-8601 timestamp or empty")
+        << special;
+  }
+  EXPECT_EQ(Norm(d, "0001-01-01T00:00:00Z"), "0001-01-01T00:00:00.000000Z");
+  EXPECT_EQ(Norm(d, "9999-12-31T23:59:59.999999Z"), "9999-12-31T23:59:59.999999Z");
+  EXPECT_FALSE(Norm(d, "10000-01-01T00:00:00Z"));
+  auto required = Def(ParamType::kTimestamp, true);
+  std::string err;
+  EXPECT_FALSE(Norm(required, "infinity", &err));
+  EXPECT_EQ(err, "invalid value for parameter p: expected an ISO-8601 timestamp");
+}
+
 TEST(ParamsTest, Enums) {
   auto d = Def(ParamType::kEnum, true, {"minutely", "hourly", "daily"});
   EXPECT_EQ(Norm(d, "hourly"), "hourly");

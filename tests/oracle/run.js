@@ -6,16 +6,21 @@
 //
 // Environment (deploy/oracle.sh sets it): ORACLE_LQE_PORT, ORACLE_LQE_KEY, ORACLE_ENDPOINT,
 // ORACLE_SOURCES ("source:cte ..."), ORACLE_DATA_DIR (per source: catalogue-<source>.tsv with
-// path, bq_type, mode; rows-<source>.ndjson, the rows lqe stored), ORACLE_SEED (random if unset), ORACLE_COUNT (generated queries, default 3000), ORACLE_FILTER (only
-// case ids containing it), ORACLE_VERBOSE=1 (print known mismatches in full too).
+// path, bq_type, mode; rows-<source>.ndjson, the rows lqe stored), ORACLE_TABLES (the tables the
+// stored endpoints read, each with catalogue-<table>.tsv and table-<table>.ndjson, its rows as
+// lqe's PostgreSQL holds them), ORACLE_ROOT (the repository: the stored endpoints under sql/ and
+// examples/, see lib/stored.js), ORACLE_SEED (random if unset), ORACLE_COUNT (generated queries,
+// default 3000), ORACLE_FILTER (only case ids containing it), ORACLE_VERBOSE=1 (print known
+// mismatches in full too).
 const fs = require('fs');
 const path = require('path');
 const { ZetaSqlServer } = require('./lib/zetasql');
 const catalogue = require('./lib/catalogue');
-const { runLqe } = require('./lib/lqe');
+const { runLqe, runEndpoint } = require('./lib/lqe');
 const norm = require('./lib/normalise');
 const { loadCorpus, loadKnown } = require('./lib/cases');
 const { generate } = require('./lib/generator');
+const { loadStoredCases, referenceParams } = require('./lib/stored');
 
 const env = (name, fallback) => {
   const v = process.env[name];
@@ -39,9 +44,14 @@ async function referenceOptions(server) {
   return { language_options: lang, default_timezone: 'UTC' };
 }
 
-async function runReference(server, options, catalogId, sql) {
+async function runReference(server, options, catalogId, sql, params) {
   try {
-    const r = await server.rpc('EvaluateQuery', { sql, options, registered_catalog_id: catalogId });
+    const request = { sql, options, registered_catalog_id: catalogId };
+    if (params) {
+      request.options = { ...options, query_parameters: params.types };
+      request.params = params.values;
+    }
+    const r = await server.rpc('EvaluateQuery', request);
     return { ok: true, columns: r.prepared.columns || [], rows: (r.content.table_data.row || []).map((x) => x.cell || []) };
   } catch (e) {
     return { ok: false, code: e.code, message: e.details || e.message };
@@ -155,7 +165,8 @@ function knownReason(known, c) {
 }
 
 function report(c, result, seed) {
-  const lines = [`--- MISMATCH ${c.id}${c.file ? ` (cases/${c.file})` : ` (seed ${seed})`}: ${result.why}`, c.sql];
+  const where = c.endpoint ? `${c.file} with ${JSON.stringify(c.sent)}` : c.file ? `cases/${c.file}` : `seed ${seed}`;
+  const lines = [`--- MISMATCH ${c.id} (${where}): ${result.why}`, c.sql];
   if (result.refRows && result.refRows.length + result.gotRows.length <= 10) {
     lines.push(`reference: ${JSON.stringify(result.refRows)}`);
     lines.push(`lqe:       ${JSON.stringify(result.gotRows)}`);
@@ -196,7 +207,28 @@ async function main() {
     });
     const catalogId = reg.registered_id;
 
-    const cases = [...loadCorpus(path.join(__dirname, 'cases')), ...generate(seed, count, edge.tree)]
+    // The stored endpoints: their tables under their own names (`logs.edge`, ...).
+    const stored = loadStoredCases(env('ORACLE_ROOT'), path.join(__dirname, 'stored.yaml'));
+    const tables = env('ORACLE_TABLES').split(/\s+/).filter(Boolean).map((name) => {
+      const tree = catalogue.buildTree(readCatalogue(path.join(dataDir, `catalogue-${name}.tsv`)));
+      const rows = fs.readFileSync(path.join(dataDir, `table-${name}.ndjson`), 'utf8').split('\n').filter(Boolean).map(catalogue.parseLossless);
+      return { name: `logs.${name}`, tree, rows };
+    });
+    for (const c of stored) {
+      const missing = c.tables.filter((t) => !tables.some((x) => x.name === `logs.${t}`));
+      if (missing.length) throw new Error(`${c.file} reads ${missing.join(', ')}, missing from ORACLE_TABLES`);
+    }
+    const storedReg = await server.rpc('RegisterCatalog', {
+      simple_catalog: {
+        name: 'stored',
+        table: tables.map((t) => catalogue.storedTableProto(t.name, t.tree)),
+        builtin_function_options: { language_options: options.language_options },
+      },
+      table_content: Object.fromEntries(tables.map((t) => [t.name, { table_data: { row: catalogue.storedTableRows(t.tree, t.rows) } }])),
+    });
+    const storedCatalogId = storedReg.registered_id;
+
+    const cases = [...loadCorpus(path.join(__dirname, 'cases')), ...stored, ...generate(seed, count, edge.tree)]
       .filter((c) => !filter || c.id.includes(filter));
     const known = loadKnown(path.join(__dirname, 'KNOWN_MISMATCHES.md'));
     const tally = { pass: 0, fail: 0, known: 0, unsupported: 0, refused: 0, extension: 0, folded: 0, shortcut: 0 };
@@ -206,14 +238,25 @@ async function main() {
     const folded = [];
     const shortcuts = [];
     const knownSeen = new Map();
+    const storedRows = new Map();
     const started = Date.now();
     let next = 0;
     const worker = async () => {
       while (next < cases.length) {
         const c = cases[next++];
-        const [ref, got] = await Promise.all([runReference(server, options, catalogId, c.sql), runLqe(lqeTarget, c.sql)]);
+        const [ref, got] = c.endpoint
+          ? await Promise.all([runReference(server, options, storedCatalogId, c.sql, referenceParams(c.endpoint, c.sent)), runEndpoint(lqeTarget, c.endpoint.name, c.sent)])
+          : await Promise.all([runReference(server, options, catalogId, c.sql), runLqe(lqeTarget, c.sql)]);
         let result = judge(c, ref, got);
-        if (result.verdict === 'fail') {
+        if (c.endpoint) {
+          const seen = storedRows.get(c.endpoint.name) || { runs: 0, rows: 0, empty: 0 };
+          seen.runs++;
+          seen.rows += ref.ok ? ref.rows.length : 0;
+          if (!ref.ok || ref.rows.length === 0) seen.empty++;
+          storedRows.set(c.endpoint.name, seen);
+          if (verbose) console.log(`${c.id} ${JSON.stringify(c.sent)}: reference ${ref.ok ? `${ref.rows.length} rows` : ref.message}, lqe ${got.ok ? `${got.rows.length} rows` : got.message}`);
+        }
+        if (result.verdict === 'fail' && !c.endpoint) {
           const raised = await shortCutError(server, options, catalogId, c, ref, got);
           if (raised !== null) result = { verdict: 'shortcut', why: raised };
           else if (await foldedOperand(server, options, catalogId, c, ref, got)) result = { verdict: 'folded', why: ref.message };
@@ -251,7 +294,16 @@ async function main() {
     for (const [key, n] of byReason) console.log(`known mismatches: ${n} × ${key}`);
     const corpusKnown = [...known.cases.keys()].filter((id) => !knownSeen.has(id) && cases.some((c) => c.id === id));
     for (const id of corpusKnown) console.log(`note: ${id} is listed in KNOWN_MISMATCHES.md but now matches; remove it`);
-    console.log(`oracle: ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}`);
+    // A stored endpoint whose every sample answers no rows compares nothing: its samples miss the data.
+    for (const [name, seen] of storedRows) {
+      console.log(`stored endpoint ${name}: ${seen.runs} runs, ${seen.rows} rows compared (${seen.empty} runs empty)`);
+      if (seen.rows === 0) {
+        console.log(`--- MISMATCH stored endpoint ${name}: every sample in stored.yaml answers no rows`);
+        tally.fail++;
+      }
+    }
+    const endpoints = new Set(stored.map((c) => c.endpoint.name));
+    console.log(`oracle: ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed} (${cases.filter((c) => c.endpoint).length} of them the ${endpoints.size} stored endpoints as written)`);
     console.log(`oracle: ${tally.pass} passed, ${tally.fail} failed, ${tally.refused} refused-by-design, ${tally.extension} lqe-extensions, ${tally.unsupported} not-supported-by-reference, ${tally.folded} folded-by-design, ${tally.shortcut} short-cut-by-design, ${tally.known} known mismatches (KNOWN_MISMATCHES.md)`);
     process.exitCode = tally.fail > 0 ? 1 : 0;
   } finally {

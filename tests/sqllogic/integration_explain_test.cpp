@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <pqxx/pqxx>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,38 @@ TEST_F(Explain, StoredListingBoundsPruneDayPartitionsWhilePlanning) {
   scanned.erase(std::unique(scanned.begin(), scanned.end()), scanned.end());
   EXPECT_EQ(scanned, (std::vector<std::string>{"edge_p20250113", "edge_p20250114"}))
       << json::serialize(plan);
+}
+
+// An absent bound is BigQuery's first or last instant (sql/logs.all.sql), a constant like the
+// other: a listing bounded on one side only still prunes the days outside it while planning.
+TEST_F(Explain, StoredListingWithOneBoundPrunesDayPartitionsWhilePlanning) {
+  struct Planned {
+    int removed = 0;
+    std::set<std::string> scanned;
+  };
+  const auto planned = [](const json::value& plan) {
+    std::vector<const json::object*> nodes;
+    CollectNodes(plan, nodes);
+    Planned out;
+    for (const auto* n : nodes) {
+      if (const auto* r = n->if_contains("Subplans Removed")) {
+        out.removed += static_cast<int>(r->as_int64());
+      }
+      if (const auto* rel = n->if_contains("Relation Name")) {
+        out.scanned.emplace(rel->as_string().c_str());
+      }
+    }
+    return out;
+  };
+  const auto from = Plan(StoredListing("2025-01-14T10:00:00.000Z", ""));
+  const Planned later = planned(from);
+  EXPECT_EQ(later.removed, 0) << json::serialize(from);
+  EXPECT_TRUE(later.scanned.contains("edge_p20250114")) << json::serialize(from);
+  EXPECT_FALSE(later.scanned.contains("edge_p20250113")) << json::serialize(from);
+  const auto until = Plan(StoredListing("", "2025-01-13T10:00:00.000Z"));
+  const Planned earlier = planned(until);
+  EXPECT_EQ(earlier.removed, 0) << json::serialize(until);
+  EXPECT_EQ(earlier.scanned, (std::set<std::string>{"edge_p20250113"})) << json::serialize(until);
 }
 
 TEST_F(Explain, EmptyOptionalParametersLeaveNoFilterBehind) {

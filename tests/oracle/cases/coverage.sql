@@ -1,4 +1,6 @@
--- Functions added for coverage: NULL, empty, unicode, negative, overflow and DST edges.
+-- SAFE_ arithmetic, IEEE_DIVIDE, IS_NAN/IS_INF, BIT_COUNT, trigonometry, ASCII/CHR/code points,
+-- TRANSLATE, FROM_BASE64, LAST_DAY, DATE_FROM_UNIX_DATE, ARRAY_REVERSE, the BIT_ and covariance
+-- aggregates and NET.HOST / NET.IPV4_*: NULL, empty, unicode, negative, overflow and DST edges.
 -- case: safe-arith-int
 select safe_add(9223372036854775807, 1) as a, safe_subtract(-9223372036854775808, 1) as b, safe_multiply(4611686018427387904, 2) as c, safe_negate(-9223372036854775808) as d, safe_add(1, 2) as e, safe_subtract(1, 2) as f, safe_multiply(-3, 4) as g, safe_negate(5) as h, safe_add(cast(null as int64), 1) as i
 -- case: safe-arith-float

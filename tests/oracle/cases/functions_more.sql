@@ -1,5 +1,6 @@
--- Functions added for coverage, round two: INSTR, REGEXP_INSTR, NORMALIZE, NET. IP functions,
--- RANGE_BUCKET, ARRAY_CONCAT_AGG, MAX_BY / MIN_BY. NULL, empty, unicode, negative and invalid edges.
+-- INSTR, REGEXP_INSTR, NORMALIZE, the NET. IP functions, RANGE_BUCKET, ARRAY_CONCAT_AGG,
+-- MAX_BY / MIN_BY, the ARRAY_ and TIME functions and the JSON conversions: NULL, empty, unicode,
+-- negative and invalid edges.
 -- case: instr
 select instr('helloooo', 'oo', 1, 2) as a, instr('banana', 'an') as b, instr('banana', 'x') as c, instr('ünïcödé', 'ö') as d, instr(b'abcab', b'ab', 2) as e, instr('aaaa', 'aa', 1, 2) as f, instr('banana', 'an', 10) as g, instr(cast(null as string), 'a') as h, instr('a', 'a', cast(null as int64)) as i
 -- case: instr-negative-position

@@ -130,3 +130,58 @@ select id, extract(hour from timestamp at time zone 'America/New_York') as h fro
 select id, extract(microsecond from timestamp) as us, extract(millisecond from timestamp) as ms from edge_logs
 -- case: extract-date
 select extract(day from date '2024-02-29') as d, extract(quarter from date '2026-11-30') as q
+-- PostgreSQL reads 'infinity', '-infinity', 'now', 'today', 'epoch', ... as dates and times;
+-- BigQuery refuses them ("Invalid timestamp"), and so does lqe, while translating. SAFE_CAST
+-- gives NULL.
+-- case: infinity-timestamp-literal
+-- expect: error
+select timestamp 'infinity' as t
+-- case: infinity-cast-timestamp
+-- expect: error
+select cast('-infinity' as timestamp) as t
+-- case: infinity-cast-timestamp-case-space
+-- expect: error
+select cast('  -Infinity ' as timestamp) as t
+-- case: infinity-cast-timestamp-plus
+-- expect: error
+select cast('+infinity' as timestamp) as t
+-- case: infinity-date-literal
+-- expect: error
+select date 'INFINITY' as d
+-- case: infinity-datetime-literal
+-- expect: error
+select datetime '-infinity' as d
+-- case: infinity-cast-date
+-- expect: error
+select cast('infinity' as date) as d
+-- case: infinity-cast-datetime
+-- expect: error
+select cast('infinity' as datetime) as d
+-- case: infinity-timestamp-function
+-- expect: error
+select timestamp('infinity') as t
+-- case: infinity-datetime-function
+-- expect: error
+select datetime('-infinity') as d
+-- case: infinity-compared-with-timestamp
+-- expect: error
+select id from edge_logs where timestamp > '-infinity'
+-- case: now-cast-timestamp
+-- expect: error
+select cast('now' as timestamp) as t
+-- case: today-cast-date
+-- expect: error
+select cast('today' as date) as d
+-- case: epoch-timestamp-literal
+-- expect: error
+select timestamp 'epoch' as t
+-- case: infinity-safe-cast-null
+select safe_cast('infinity' as timestamp) as a, safe_cast('-infinity' as timestamp) as b, safe_cast(' Infinity' as date) as c, safe_cast('-infinity' as datetime) as d, safe_cast('now' as timestamp) as e
+-- case: timestamp-extremes
+select timestamp '0001-01-01 00:00:00+00' as lo, timestamp '9999-12-31 23:59:59.999999+00' as hi, cast('9999-12-31 23:59:59.999999+00' as timestamp) > timestamp '2099-01-01 00:00:00+00' as later
+-- case: infinity-between-timestamps
+-- expect: error
+select id from edge_logs where timestamp between '2026-01-01' and 'infinity'
+-- case: today-in-dates
+-- expect: error
+select id from edge_logs where date(timestamp) in ('2026-03-08', 'today')

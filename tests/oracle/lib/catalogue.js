@@ -56,11 +56,13 @@ function microsToTimestamp(us) {
   return { timestamp_value: { seconds: seconds.toString(), nanos: Number(micros) * 1000 } };
 }
 
+// ISO 8601 in UTC as the fixtures and PostgreSQL's JSON (TimeZone UTC) write it: a date, or a
+// date and time with up to six fraction digits and Z or +00[:00].
 function isoToMicros(iso) {
-  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?Z$/.exec(iso);
-  if (!m) throw new Error(`fixture timestamp must be ISO 8601 UTC: ${iso}`);
-  const ms = Date.parse(`${m[1]}Z`);
-  return (BigInt(ms) * 1000n + BigInt((m[2] || '').padEnd(6, '0') || '0')).toString();
+  const m = /^(\d{4}-\d\d-\d\d)(?:[T ](\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?)?(Z|\+00(?::?00)?)?$/.exec(iso);
+  if (!m || (m[2] && !m[4])) throw new Error(`timestamp must be ISO 8601 UTC: ${iso}`);
+  const ms = Date.parse(`${m[1]}T${m[2] || '00:00:00'}Z`);
+  return (BigInt(ms) * 1000n + BigInt((m[3] || '').padEnd(6, '0') || '0')).toString();
 }
 
 // One JSON value (as parsed losslessly: integers kept as strings by the caller) -> ValueProto.
@@ -102,9 +104,24 @@ function tableRows(tree, events) {
   return events.map((e) => ({ cell: CTE_COLUMNS.map((c) => fieldValue(tree.children.get(c), e[c])) }));
 }
 
+// A whole table as lqe's catalogue describes it (every top-level column; a RECORD without
+// fields, which no query can read a field of, is left out) and its rows.
+function storedColumns(tree) {
+  return [...tree.children.values()].filter((c) => c.type !== 'RECORD' || c.children.size > 0);
+}
+
+function storedTableProto(name, tree) {
+  return { name, column: storedColumns(tree).map((c) => ({ name: c.name, type: zetaType(c) })) };
+}
+
+function storedTableRows(tree, rows) {
+  const columns = storedColumns(tree);
+  return rows.map((r) => ({ cell: columns.map((c) => fieldValue(c, r[c.name])) }));
+}
+
 // Parses NDJSON keeping integers beyond 2^53 exact (as strings).
 function parseLossless(line) {
   return JSON.parse(line.replace(/([:\[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g, '$1"$2"'));
 }
 
-module.exports = { buildTree, zetaType, tableProto, tableRows, parseLossless, CTE_COLUMNS };
+module.exports = { buildTree, zetaType, tableProto, tableRows, storedTableProto, storedTableRows, parseLossless, CTE_COLUMNS };

@@ -1,6 +1,7 @@
 'use strict';
-// Runs one BigQuery query through lqe end to end: the sandboxed test endpoint of a running
-// `lqe serve`, the caller's SQL in a POST body, the rendered JSON result back.
+// Runs BigQuery through lqe end to end, against a running `lqe serve`: a caller's SQL in a POST
+// body to the sandboxed test endpoint, or a stored endpoint with its parameters; the rendered
+// JSON result back.
 const http = require('http');
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
@@ -30,13 +31,15 @@ function parseLossless(text) {
   return JSON.parse(out);
 }
 
-function runLqe({ host, port, key, endpoint }, sql) {
-  const body = JSON.stringify({ sql });
+// One request to lqe -> {ok, rows} or {ok: false, status, message}.
+function request({ host, port, key }, method, urlPath, body) {
   return new Promise((resolve) => {
-    const req = http.request({
-      host, port, agent, method: 'POST', path: `/api/endpoints/query/${encodeURIComponent(endpoint)}`,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key },
-    }, (res) => {
+    const headers = { 'x-api-key': key };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(body);
+    }
+    const req = http.request({ host, port, agent, method, path: urlPath, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
@@ -56,4 +59,15 @@ function runLqe({ host, port, key, endpoint }, sql) {
   });
 }
 
-module.exports = { runLqe };
+// The caller's SQL against the sandboxed test endpoint.
+function runLqe(target, sql) {
+  return request(target, 'POST', `/api/endpoints/query/${encodeURIComponent(target.endpoint)}`, JSON.stringify({ sql }));
+}
+
+// A stored endpoint's own query with these parameters ({name: value}; absent ones not sent).
+function runEndpoint(target, endpoint, params) {
+  const query = new URLSearchParams(params).toString();
+  return request(target, 'GET', `/api/endpoints/query/${encodeURIComponent(endpoint)}${query ? `?${query}` : ''}`);
+}
+
+module.exports = { runLqe, runEndpoint };

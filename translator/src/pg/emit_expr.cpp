@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "pg/datetime_words.h"
 #include "pg/emitter.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
@@ -129,6 +130,7 @@ Value Emitter::EmitLiteral(const ast::Literal& lit) {
       if (lit.typed_kind == TypeKind::kUnknown || lit.typed_kind == TypeKind::kInterval) {
         Fail(DiagCode::kUnsupported, lit.span, "unsupported typed literal");
       }
+      RefuseSpecialDateTimeLiteral(lit, lit.typed_kind, lit.span);
       return Make(CastTo(QuoteLiteral(lit.text), lit.typed_kind), T(lit.typed_kind));
     }
   }
@@ -207,6 +209,10 @@ Value Emitter::EmitBetween(const ast::Between& between) {
   const Value hi = EmitExpr(*between.high);
   CheckComparable(v, lo, "BETWEEN", between.low->span);
   CheckComparable(v, hi, "BETWEEN", between.high->span);
+  if (v.type) {
+    RefuseSpecialDateTimeLiteral(*between.low, v.type->kind, between.low->span);
+    RefuseSpecialDateTimeLiteral(*between.high, v.type->kind, between.high->span);
+  }
   const bool strings = IsKind(v.type, TypeKind::kString) &&
                        !IsKind(lo.type, TypeKind::kTimestamp) &&
                        (IsKind(lo.type, TypeKind::kString) || IsKind(lo.type, TypeKind::kUnknown));
@@ -253,6 +259,7 @@ Value Emitter::EmitIn(const ast::In& in) {
   for (const auto& e : in.list) {
     const Value item = EmitExpr(*e);
     CheckComparable(v, item, "IN", e->span);
+    if (v.type) RefuseSpecialDateTimeLiteral(*e, v.type->kind, e->span);
     list += (list.empty() ? "" : ", ") + item.sql;
   }
   return Make("(" + v.sql + op + "(" + list + "))", T(TypeKind::kBool));

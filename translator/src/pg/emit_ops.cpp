@@ -1,6 +1,7 @@
 // Binary operators and casts, with BigQuery's typing (INT64 / INT64 is FLOAT64, byte-wise string
 // order) and SAFE_CAST's NULL on failure.
 #include "ast/row_free.h"
+#include "pg/datetime_words.h"
 #include "pg/emitter.h"
 #include "pg/quoting.h"
 #include "pg/text_render.h"
@@ -212,15 +213,16 @@ Value Emitter::EmitBinary(const ast::Binary& b) {
   if (IsComparison(b.op)) {
     CheckComparable(l, r, ast::BinaryOpText(b.op), b.op_span);
     // A STRING (a literal or a text parameter) against a date or time kind reads as that kind.
-    auto coerced = [](const Value& side, const Value& other) {
+    auto coerced = [](const Value& side, const ast::Expr& side_expr, const Value& other) {
       const TypeKind k = other.type ? other.type->kind : TypeKind::kUnknown;
       if (!IsKind(side.type, TypeKind::kString) || !IsCivilOrInstant(k)) return side;
+      RefuseSpecialDateTimeLiteral(side_expr, k, side_expr.span);
       Value v = side;
       v.sql = "CAST(" + side.sql + " AS " + std::string(PgTypeName(k)) + ")";
       return v;
     };
-    const Value lc = coerced(l_raw, r_raw);
-    const Value rc = coerced(r_raw, l_raw);
+    const Value lc = coerced(l_raw, *b.left, r_raw);
+    const Value rc = coerced(r_raw, *b.right, l_raw);
     const bool ordered = b.op == Op::kLt || b.op == Op::kLe || b.op == Op::kGt || b.op == Op::kGe;
     // Byte-wise order for STRING on both sides (a NULL literal counts as either).
     const bool strings =
@@ -371,6 +373,10 @@ Value Emitter::EmitCast(const ast::Cast& cast) {
   const TypeKind from = v.type ? v.type->kind : TypeKind::kUnknown;
   const TypePtr target = Type::Scalar(to);
   if (from == to) return v;
+  // SAFE_CAST reads such a literal as NULL (its helpers accept BigQuery's forms only).
+  if (cast.syntax != ast::Cast::Syntax::kSafeCast) {
+    RefuseSpecialDateTimeLiteral(*cast.operand, to, cast.operand->span);
+  }
   if (cast.syntax == ast::Cast::Syntax::kSafeCast) {
     const bool cannot_fail =
         to == TypeKind::kString ||

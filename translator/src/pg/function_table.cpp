@@ -36,6 +36,48 @@ std::string Upper(std::string_view s) {
   return out;
 }
 
+std::string LowerName(const ast::Call& call) {
+  return ascii::Lower(call.name.name);
+}
+
+TypeKind KindOf(const Value& v) {
+  return v.type ? v.type->kind : TypeKind::kUnknown;
+}
+
+void RequireArg(const ast::Call& call, const std::vector<Value>& args, std::size_t i,
+                std::initializer_list<TypeKind> kinds, std::string_view what) {
+  const TypeKind k = KindOf(args[i]);
+  if (k == TypeKind::kUnknown) return;  // NULL
+  for (const TypeKind ok : kinds) {
+    if (k == ok) return;
+  }
+  translator::Fail(
+      DiagCode::kType, call.args[i]->span,
+      Upper(call.name.name) + " expects " + std::string(what) + ", got " + TypeName(*args[i].type));
+}
+
+void RequireNumberArgs(const ast::Call& call, const std::vector<Value>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    RequireArg(call, args, i, {TypeKind::kInt64, TypeKind::kFloat64, TypeKind::kNumeric},
+               "a number");
+  }
+}
+
+std::string AsBigint(const Value& v) {
+  return "(" + v.sql + ")::bigint";
+}
+
+std::string AsDouble(const Value& v) {
+  return "(" + v.sql + ")::double precision";
+}
+
+std::string BigintArgOr(const ast::Call& call, const std::vector<Value>& args, std::size_t i,
+                        std::string_view fallback) {
+  if (i >= args.size()) return std::string(fallback);
+  RequireArg(call, args, i, {TypeKind::kInt64}, "INT64");
+  return AsBigint(args[i]);
+}
+
 EmitFn EmitterFor(const functions::Signature& f) {
   return kEmitters[f.index];
 }

@@ -3,6 +3,7 @@
 // ("unsupported function FOO"), never passed through.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,8 +36,24 @@ DatePart ReadDatePart(const ast::Expr& arg);
 // The text of a string literal argument; throws `what` needs a literal otherwise.
 const ast::Literal& StringLiteralArg(const ast::Call& call, std::size_t i, std::string_view what);
 std::string Upper(std::string_view s);
+// The function's name in lower case ("safe_add").
+std::string LowerName(const ast::Call& call);
+// The kind of a value (kUnknown for an untyped NULL).
+TypeKind KindOf(const Value& v);
+// Fails at argument i unless its kind is one of `kinds` (a NULL passes):
+// "<FUNCTION> expects <what>, got <type>".
+void RequireArg(const ast::Call& call, const std::vector<Value>& args, std::size_t i,
+                std::initializer_list<TypeKind> kinds, std::string_view what);
+// Every argument INT64, FLOAT64, NUMERIC or NULL.
+void RequireNumberArgs(const ast::Call& call, const std::vector<Value>& args);
+// The value cast to bigint / double precision.
+std::string AsBigint(const Value& v);
+std::string AsDouble(const Value& v);
+// Argument i (INT64) as a bigint, or `fallback` when the call has fewer arguments.
+std::string BigintArgOr(const ast::Call& call, const std::vector<Value>& args, std::size_t i,
+                        std::string_view fallback);
 
-// Emitters defined in functions_*.cpp.
+// Emitters, one file per domain (functions_<domain>.cpp).
 // time
 Value EmitTimestampTrunc(Emitter& e, const ast::Call& call);
 Value EmitDatetimeTrunc(Emitter& e, const ast::Call& call);
@@ -73,6 +90,16 @@ Value EmitParseDatetime(Emitter& e, const ast::Call& call);
 Value EmitParseTime(Emitter& e, const ast::Call& call);
 Value EmitGenerateTimestampArray(Emitter& e, const ast::Call& call);
 Value EmitGenerateDateArray(Emitter& e, const ast::Call& call);
+Value EmitLastDay(Emitter& e, const ast::Call& call);
+Value EmitDateFromUnixDate(Emitter& e, const ast::Call& call);
+// time of day
+Value EmitTimeFn(Emitter& e, const ast::Call& call);
+Value EmitTimeAdd(Emitter& e, const ast::Call& call);
+Value EmitTimeSub(Emitter& e, const ast::Call& call);
+Value EmitTimeDiff(Emitter& e, const ast::Call& call);
+Value EmitTimeTrunc(Emitter& e, const ast::Call& call);
+Value EmitCurrentTime(Emitter& e, const ast::Call& call);
+// aggregate
 Value EmitCount(Emitter& e, const ast::Call& call);
 Value EmitCountIf(Emitter& e, const ast::Call& call);
 Value EmitSum(Emitter& e, const ast::Call& call);
@@ -92,11 +119,17 @@ Value EmitLagLead(Emitter& e, const ast::Call& call);
 Value EmitFirstLastValue(Emitter& e, const ast::Call& call);
 Value EmitNthValue(Emitter& e, const ast::Call& call);
 Value EmitPercentile(Emitter& e, const ast::Call& call);
+Value EmitBitAgg(Emitter& e, const ast::Call& call);
+Value EmitCovariance(Emitter& e, const ast::Call& call);
+Value EmitArrayConcatAgg(Emitter& e, const ast::Call& call);
+Value EmitMaxMinBy(Emitter& e, const ast::Call& call);
+// conditional
 Value EmitIf(Emitter& e, const ast::Call& call);
 Value EmitIfNull(Emitter& e, const ast::Call& call);
 Value EmitNullIf(Emitter& e, const ast::Call& call);
 Value EmitCoalesce(Emitter& e, const ast::Call& call);
 Value EmitGreatestLeast(Emitter& e, const ast::Call& call);
+// math
 Value EmitSafeDivide(Emitter& e, const ast::Call& call);
 Value EmitDiv(Emitter& e, const ast::Call& call);
 Value EmitMod(Emitter& e, const ast::Call& call);
@@ -109,10 +142,23 @@ Value EmitPow(Emitter& e, const ast::Call& call);
 Value EmitFloatFn(Emitter& e, const ast::Call& call);
 Value EmitLog(Emitter& e, const ast::Call& call);
 Value EmitRand(Emitter& e, const ast::Call& call);
+Value EmitSafeArith(Emitter& e, const ast::Call& call);
+Value EmitIeeeDivide(Emitter& e, const ast::Call& call);
+Value EmitIsNanInf(Emitter& e, const ast::Call& call);
+Value EmitBitCount(Emitter& e, const ast::Call& call);
+Value EmitTrig(Emitter& e, const ast::Call& call);
+Value EmitRangeBucket(Emitter& e, const ast::Call& call);
+// array
 Value EmitArrayLength(Emitter& e, const ast::Call& call);
 Value EmitArrayToString(Emitter& e, const ast::Call& call);
 Value EmitArrayConcat(Emitter& e, const ast::Call& call);
 Value EmitGenerateArray(Emitter& e, const ast::Call& call);
+Value EmitArrayReverse(Emitter& e, const ast::Call& call);
+Value EmitArrayFirstLast(Emitter& e, const ast::Call& call);
+Value EmitArraySlice(Emitter& e, const ast::Call& call);
+Value EmitArrayIncludes(Emitter& e, const ast::Call& call);
+Value EmitArrayIncludesAnyAll(Emitter& e, const ast::Call& call);
+// string
 Value EmitGenerateUuid(Emitter& e, const ast::Call& call);
 Value EmitConcat(Emitter& e, const ast::Call& call);
 Value EmitStrpos(Emitter& e, const ast::Call& call);
@@ -126,7 +172,6 @@ Value EmitSubstr(Emitter& e, const ast::Call& call);
 Value EmitTrimFn(Emitter& e, const ast::Call& call);
 Value EmitReplace(Emitter& e, const ast::Call& call);
 Value EmitSplit(Emitter& e, const ast::Call& call);
-Value EmitFormat(Emitter& e, const ast::Call& call);
 Value EmitPad(Emitter& e, const ast::Call& call);
 Value EmitRepeat(Emitter& e, const ast::Call& call);
 Value EmitReverse(Emitter& e, const ast::Call& call);
@@ -137,10 +182,23 @@ Value EmitSha(Emitter& e, const ast::Call& call);
 Value EmitMd5(Emitter& e, const ast::Call& call);
 Value EmitToBase64(Emitter& e, const ast::Call& call);
 Value EmitInitcap(Emitter& e, const ast::Call& call);
+Value EmitAscii(Emitter& e, const ast::Call& call);
+Value EmitChr(Emitter& e, const ast::Call& call);
+Value EmitCodePointsToString(Emitter& e, const ast::Call& call);
+Value EmitToCodePoints(Emitter& e, const ast::Call& call);
+Value EmitTranslate(Emitter& e, const ast::Call& call);
+Value EmitFromBase64(Emitter& e, const ast::Call& call);
+Value EmitInstr(Emitter& e, const ast::Call& call);
+Value EmitNormalize(Emitter& e, const ast::Call& call);
+// format
+Value EmitFormat(Emitter& e, const ast::Call& call);
+// regex
 Value EmitRegexpContains(Emitter& e, const ast::Call& call);
 Value EmitRegexpExtract(Emitter& e, const ast::Call& call);
 Value EmitRegexpExtractAll(Emitter& e, const ast::Call& call);
 Value EmitRegexpReplace(Emitter& e, const ast::Call& call);
+Value EmitRegexpInstr(Emitter& e, const ast::Call& call);
+// json
 Value EmitJsonValue(Emitter& e, const ast::Call& call);
 Value EmitJsonQuery(Emitter& e, const ast::Call& call);
 Value EmitJsonQueryArray(Emitter& e, const ast::Call& call);
@@ -149,52 +207,17 @@ Value EmitToJson(Emitter& e, const ast::Call& call);
 Value EmitParseJson(Emitter& e, const ast::Call& call);
 Value EmitJsonType(Emitter& e, const ast::Call& call);
 Value EmitJsonValueArray(Emitter& e, const ast::Call& call);
-// coverage (functions_coverage.cpp)
-Value EmitSafeArith(Emitter& e, const ast::Call& call);
-Value EmitIeeeDivide(Emitter& e, const ast::Call& call);
-Value EmitIsNanInf(Emitter& e, const ast::Call& call);
-Value EmitBitCount(Emitter& e, const ast::Call& call);
-Value EmitTrig(Emitter& e, const ast::Call& call);
-Value EmitAscii(Emitter& e, const ast::Call& call);
-Value EmitChr(Emitter& e, const ast::Call& call);
-Value EmitCodePointsToString(Emitter& e, const ast::Call& call);
-Value EmitToCodePoints(Emitter& e, const ast::Call& call);
-Value EmitTranslate(Emitter& e, const ast::Call& call);
-Value EmitFromBase64(Emitter& e, const ast::Call& call);
-Value EmitLastDay(Emitter& e, const ast::Call& call);
-Value EmitDateFromUnixDate(Emitter& e, const ast::Call& call);
-Value EmitArrayReverse(Emitter& e, const ast::Call& call);
-Value EmitBitAgg(Emitter& e, const ast::Call& call);
-Value EmitCovariance(Emitter& e, const ast::Call& call);
+// conversion
+Value EmitLaxJson(Emitter& e, const ast::Call& call);
+Value EmitJsonConvert(Emitter& e, const ast::Call& call);
+Value EmitParseNumeric(Emitter& e, const ast::Call& call);
+// net
 Value EmitNetHost(Emitter& e, const ast::Call& call);
 Value EmitNetIpv4ToInt64(Emitter& e, const ast::Call& call);
 Value EmitNetIpv4FromInt64(Emitter& e, const ast::Call& call);
-// coverage, round two (functions_search_net.cpp)
-Value EmitInstr(Emitter& e, const ast::Call& call);
-Value EmitRegexpInstr(Emitter& e, const ast::Call& call);
-Value EmitNormalize(Emitter& e, const ast::Call& call);
 Value EmitNetIpFromString(Emitter& e, const ast::Call& call);
 Value EmitNetIpToString(Emitter& e, const ast::Call& call);
 Value EmitNetIpNetMask(Emitter& e, const ast::Call& call);
 Value EmitNetIpTrunc(Emitter& e, const ast::Call& call);
-Value EmitRangeBucket(Emitter& e, const ast::Call& call);
-Value EmitArrayConcatAgg(Emitter& e, const ast::Call& call);
-Value EmitMaxMinBy(Emitter& e, const ast::Call& call);
-// functions_lenient.cpp
-Value EmitLaxJson(Emitter& e, const ast::Call& call);
-Value EmitJsonConvert(Emitter& e, const ast::Call& call);
-Value EmitParseNumeric(Emitter& e, const ast::Call& call);
-// functions_time_of_day.cpp
-Value EmitTimeFn(Emitter& e, const ast::Call& call);
-Value EmitTimeAdd(Emitter& e, const ast::Call& call);
-Value EmitTimeSub(Emitter& e, const ast::Call& call);
-Value EmitTimeDiff(Emitter& e, const ast::Call& call);
-Value EmitTimeTrunc(Emitter& e, const ast::Call& call);
-Value EmitCurrentTime(Emitter& e, const ast::Call& call);
-// functions_array_more.cpp
-Value EmitArrayFirstLast(Emitter& e, const ast::Call& call);
-Value EmitArraySlice(Emitter& e, const ast::Call& call);
-Value EmitArrayIncludes(Emitter& e, const ast::Call& call);
-Value EmitArrayIncludesAnyAll(Emitter& e, const ast::Call& call);
 
 }  // namespace lqe::pg

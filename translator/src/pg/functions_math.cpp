@@ -1,8 +1,8 @@
-// Conditional, math and array functions. GREATEST/LEAST return NULL when any argument is NULL
-// (BigQuery), unlike PG's which skip NULLs; ROUND rounds half away from zero via numeric.
+// Numeric functions. ROUND rounds half away from zero via numeric; the SAFE_ arithmetic
+// functions are NULL on overflow and IEEE_DIVIDE gives Infinity/NaN where division raises
+// (bq.* of migration 065); trigonometry raises outside its domain, as in BigQuery.
 #include "lqe/base/ascii.h"
 #include "pg/function_table.h"
-#include "pg/size_caps.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -31,63 +31,37 @@ Value Typed(std::string sql, const std::vector<Value>& args, std::size_t from) {
   return v;
 }
 
-void RequireNumbers(const ast::Call& call, const std::vector<Value>& args) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!IsNumber(args[i].type)) {
-      Fail(DiagCode::kType, call.args[i]->span,
-           Upper(call.name.name) + " expects a number, got " + TypeName(*args[i].type));
-    }
-  }
+TypePtr NumberType(const std::vector<Value>& args) {
+  TypePtr t;
+  for (const auto& a : args) t = CommonType(t, a.type);
+  if (!t || t->kind == K::kUnknown) return Type::Scalar(K::kInt64);
+  return t;
 }
 
-std::string Float(const Value& v) {
-  return "(" + v.sql + ")::double precision";
+// A PG array (not a REPEATED record held as jsonb) or NULL.
+void RequirePgArray(const ast::Call& call, const Value& v, std::size_t i) {
+  if (IsKind(v.type, K::kUnknown)) return;
+  if (!IsKind(v.type, K::kArray) || v.json_array) {
+    Fail(DiagCode::kUnsupported, call.args[i]->span,
+         Upper(call.name.name) + " needs an array literal, ARRAY(...) or a function's array");
+  }
 }
 
 }  // namespace
 
-Value EmitIf(Emitter& e, const ast::Call& call) {
-  const auto args = EmitArgs(e, call);
-  return Typed(
-      "CASE WHEN " + args[0].sql + " THEN " + args[1].sql + " ELSE " + args[2].sql + " END", args,
-      1);
-}
-
-Value EmitIfNull(Emitter& e, const ast::Call& call) {
-  const auto args = EmitArgs(e, call);
-  return Typed("COALESCE(" + JoinSql(args) + ")", args, 0);
-}
-
-Value EmitNullIf(Emitter& e, const ast::Call& call) {
-  const auto args = EmitArgs(e, call);
-  return Typed("NULLIF(" + JoinSql(args) + ")", args, 0);
-}
-
-Value EmitCoalesce(Emitter& e, const ast::Call& call) {
-  return EmitIfNull(e, call);
-}
-
-Value EmitGreatestLeast(Emitter& e, const ast::Call& call) {
-  const auto args = EmitArgs(e, call);
-  // NULL when any argument is, as in BigQuery (PG skips NULLs); num_nulls evaluates every
-  // argument, so an overflow in one after a NULL still raises, as BigQuery's does.
-  return Typed("CASE WHEN num_nulls(" + JoinSql(args) + ") > 0 THEN NULL ELSE " +
-                   Upper(call.name.name) + "(" + JoinSql(args) + ") END",
-               args, 0);
-}
-
 Value EmitSafeDivide(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   if (IsKind(Common(args, 0), K::kNumeric)) {
     return MakeValue("(" + args[0].sql + " / NULLIF(" + args[1].sql + ", 0))", K::kNumeric);
   }
-  return MakeValue("(" + Float(args[0]) + " / NULLIF(" + Float(args[1]) + ", 0))", K::kFloat64);
+  return MakeValue("(" + AsDouble(args[0]) + " / NULLIF(" + AsDouble(args[1]) + ", 0))",
+                   K::kFloat64);
 }
 
 Value EmitDiv(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   if (IsKind(Common(args, 0), K::kNumeric)) {
     return MakeValue("div(" + JoinSql(args) + ")", K::kNumeric);
   }
@@ -97,7 +71,7 @@ Value EmitDiv(Emitter& e, const ast::Call& call) {
 
 Value EmitMod(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   if (IsKind(Common(args, 0), K::kNumeric)) {
     return MakeValue("mod(" + JoinSql(args) + ")", K::kNumeric);
   }
@@ -106,14 +80,14 @@ Value EmitMod(Emitter& e, const ast::Call& call) {
 
 Value EmitRound(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   const std::string digits = args.size() > 1 ? ", (" + args[1].sql + ")::integer" : "";
   const std::string fn = Upper(call.name.name) == "TRUNC" ? "trunc" : "round";
   if (IsKind(args[0].type, K::kNumeric)) {
     return MakeValue(fn + "(" + args[0].sql + digits + ")", K::kNumeric);
   }
   // On the double's exact value, not PG's 15-digit float8 -> numeric (migration 065).
-  return MakeValue("bq." + fn + "_float(" + Float(args[0]) + digits + ")", K::kFloat64);
+  return MakeValue("bq." + fn + "_float(" + AsDouble(args[0]) + digits + ")", K::kFloat64);
 }
 
 Value EmitTrunc(Emitter& e, const ast::Call& call) {
@@ -122,23 +96,23 @@ Value EmitTrunc(Emitter& e, const ast::Call& call) {
 
 Value EmitCeilFloor(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   const std::string fn = Upper(call.name.name) == "FLOOR" ? "floor" : "ceil";
   if (IsKind(args[0].type, K::kNumeric)) {
     return MakeValue(fn + "(" + args[0].sql + ")", K::kNumeric);
   }
-  return MakeValue(fn + "(" + Float(args[0]) + ")", K::kFloat64);
+  return MakeValue(fn + "(" + AsDouble(args[0]) + ")", K::kFloat64);
 }
 
 Value EmitAbs(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   return Typed("abs(" + args[0].sql + ")", args, 0);
 }
 
 Value EmitSign(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   if (IsKind(args[0].type, K::kInt64)) {
     return MakeValue("(sign(" + args[0].sql + "))::bigint", K::kInt64);
   }
@@ -147,84 +121,96 @@ Value EmitSign(Emitter& e, const ast::Call& call) {
 
 Value EmitPow(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
-  return MakeValue("power(" + Float(args[0]) + ", " + Float(args[1]) + ")", K::kFloat64);
+  RequireNumberArgs(call, args);
+  return MakeValue("power(" + AsDouble(args[0]) + ", " + AsDouble(args[1]) + ")", K::kFloat64);
 }
 
 Value EmitFloatFn(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   std::string fn = Upper(call.name.name);
   for (auto& c : fn) c = ascii::ToLower(c);
   if (fn == "log10") fn = "log";  // PG log(x) is base 10
-  return MakeValue(fn + "(" + Float(args[0]) + ")", K::kFloat64);
+  return MakeValue(fn + "(" + AsDouble(args[0]) + ")", K::kFloat64);
 }
 
 Value EmitLog(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
+  RequireNumberArgs(call, args);
   // BigQuery LOG(x) is the natural log; LOG(x, base) any base.
-  if (args.size() == 1) return MakeValue("ln(" + Float(args[0]) + ")", K::kFloat64);
-  return MakeValue("(ln(" + Float(args[0]) + ") / ln(" + Float(args[1]) + "))", K::kFloat64);
+  if (args.size() == 1) return MakeValue("ln(" + AsDouble(args[0]) + ")", K::kFloat64);
+  return MakeValue("(ln(" + AsDouble(args[0]) + ") / ln(" + AsDouble(args[1]) + "))", K::kFloat64);
 }
 
 Value EmitRand(Emitter&, const ast::Call&) {
   return MakeValue("random()", K::kFloat64);
 }
 
-Value EmitArrayLength(Emitter& e, const ast::Call& call) {
-  const Value a = e.EmitExpr(*call.args[0]);
-  if (IsKind(a.type, K::kRecord)) {
-    return MakeValue("(CASE WHEN " + a.sql + " IS NULL THEN 0 ELSE 1 END)::bigint", K::kInt64);
-  }
-  if (!IsKind(a.type, K::kArray)) {
-    Fail(DiagCode::kType, call.args[0]->span, "ARRAY_LENGTH expects an array");
-  }
-  return MakeValue(a.json_array ? "(jsonb_array_length(bq.json_array(" + a.sql + ")))::bigint"
-                                : "(cardinality(" + a.sql + "))::bigint",
-                   K::kInt64);
-}
-
-Value EmitArrayToString(Emitter& e, const ast::Call& call) {
+Value EmitSafeArith(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  if (!IsKind(args[0].type, K::kArray)) {
-    Fail(DiagCode::kType, call.args[0]->span, "ARRAY_TO_STRING expects an array");
+  RequireNumberArgs(call, args);
+  const std::string op = LowerName(call).substr(5);  // add, subtract, multiply, negate
+  const TypePtr t = NumberType(args);
+  std::string a;
+  for (const auto& v : args) {
+    a += (a.empty() ? "" : ", ") + (t->kind == K::kInt64     ? AsBigint(v)
+                                    : t->kind == K::kNumeric ? "(" + v.sql + ")::numeric"
+                                                             : AsDouble(v));
   }
-  std::string arr = args[0].sql;
-  if (args[0].json_array) {
-    arr = "ARRAY(SELECT _e #>> '{}' FROM jsonb_array_elements(bq.json_array(" + arr + ")) AS _e)";
-  }
-  return MakeValue("array_to_string(" + arr + ", " + JoinSql(args, 1) + ")", K::kString);
+  return MakeValue("bq.safe_" + op + "(" + a + ")", t);
 }
 
-Value EmitArrayConcat(Emitter& e, const ast::Call& call) {
+Value EmitIeeeDivide(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  std::string sql;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!IsKind(args[i].type, K::kArray) || args[i].json_array) {
-      Fail(DiagCode::kUnsupported, call.args[i]->span,
-           "ARRAY_CONCAT supports constructed arrays only");
-    }
-    sql += (sql.empty() ? "" : " || ") + args[i].sql;
-  }
-  return MakeValue("(" + sql + ")", args[0].type);
+  RequireNumberArgs(call, args);
+  return MakeValue("bq.ieee_divide(" + AsDouble(args[0]) + ", " + AsDouble(args[1]) + ")",
+                   K::kFloat64);
 }
 
-// bq.generate_array checks the element cap of size_caps.h at run time.
-Value EmitGenerateArray(Emitter& e, const ast::Call& call) {
-  CheckGenerateArrayCap(call);
+Value EmitIsNanInf(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
-  RequireNumbers(call, args);
-  const TypePtr t = Common(args, 0);
-  const std::string pg = std::string(PgTypeName(IsKind(t, K::kUnknown) ? K::kInt64 : t->kind));
-  std::string sql =
-      "bq.generate_array((" + args[0].sql + ")::" + pg + ", (" + args[1].sql + ")::" + pg;
-  if (args.size() > 2) sql += ", (" + args[2].sql + ")::" + pg;
-  return MakeValue(sql + ")", Type::Array(IsKind(t, K::kUnknown) ? Type::Scalar(K::kInt64) : t));
+  RequireNumberArgs(call, args);
+  const std::string x = AsDouble(args[0]);
+  if (LowerName(call) == "is_nan") return MakeValue("(" + x + " = 'NaN')", K::kBool);
+  return MakeValue("(" + x + " IN ('Infinity', '-Infinity'))", K::kBool);
 }
 
-Value EmitGenerateUuid(Emitter&, const ast::Call&) {
-  return MakeValue("(gen_random_uuid())::text", K::kString);
+Value EmitBitCount(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireArg(call, args, 0, {K::kInt64, K::kBytes}, "INT64 or BYTES");
+  if (IsKind(args[0].type, K::kBytes)) {
+    return MakeValue("bit_count(" + args[0].sql + ")", K::kInt64);
+  }
+  // Two's complement bits of the INT64.
+  return MakeValue("bit_count((" + args[0].sql + ")::bigint::bit(64))::bigint", K::kInt64);
+}
+
+Value EmitTrig(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireNumberArgs(call, args);
+  std::string a;
+  for (const auto& v : args) a += (a.empty() ? "" : ", ") + AsDouble(v);
+  // An argument outside the domain (ACOS(2)) raises in PG as in BigQuery.
+  return MakeValue(LowerName(call) + "(" + a + ")", K::kFloat64);
+}
+
+Value EmitRangeBucket(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireArg(call, args, 0, {K::kInt64, K::kFloat64, K::kNumeric}, "a number");
+  RequirePgArray(call, args[1], 1);
+  const TypePtr element = IsKind(args[1].type, K::kArray) ? args[1].type->element : nullptr;
+  if (element && !IsNumber(element) && !IsKind(element, K::kUnknown)) {
+    Fail(DiagCode::kType, call.args[1]->span,
+         "RANGE_BUCKET expects an array of numbers, got " + TypeName(*args[1].type));
+  }
+  // Compared in the common type of the point and the boundaries.
+  const TypePtr common = CommonType(args[0].type, element);
+  const std::string pg = IsKind(common, K::kFloat64)   ? "double precision"
+                         : IsKind(common, K::kNumeric) ? "numeric"
+                                                       : "bigint";
+  return MakeValue(
+      "bq.range_bucket((" + args[0].sql + ")::" + pg + ", (" + args[1].sql + ")::" + pg + "[])",
+      K::kInt64);
 }
 
 }  // namespace lqe::pg

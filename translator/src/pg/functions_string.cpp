@@ -1,5 +1,6 @@
 // String and byte functions. CONCAT is NULL when any argument is NULL (BigQuery), so it is
-// emitted with || rather than PG's NULL-skipping concat().
+// emitted with || rather than PG's NULL-skipping concat(). ASCII, CHR, TRANSLATE, FROM_BASE64 and
+// INSTR are bq.* helpers (migrations 065, 066); GENERATE_UUID is a random version 4 UUID.
 #include "lqe/base/ascii.h"
 #include "pg/function_table.h"
 #include "pg/quoting.h"
@@ -30,12 +31,6 @@ Value Int4(std::string sql) {
   Value v = MakeValue(std::move(sql), K::kInt64);
   v.loose_int = true;  // PG returns integer here
   return v;
-}
-
-std::string LowerName(const ast::Call& call) {
-  std::string n = Upper(call.name.name);
-  for (auto& c : n) c = ascii::ToLower(c);
-  return n;
 }
 
 }  // namespace
@@ -183,6 +178,92 @@ Value EmitToBase64(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
   // PG's base64 breaks lines every 76 characters; BigQuery's does not.
   return MakeValue("translate(encode(" + Bytes(args[0]) + ", 'base64'), E'\\n', '')", K::kString);
+}
+
+Value EmitAscii(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireArg(call, args, 0, {K::kString, K::kBytes}, "STRING or BYTES");
+  if (IsKind(args[0].type, K::kBytes)) {
+    return MakeValue("CASE WHEN length(" + args[0].sql + ") = 0 THEN 0 ELSE get_byte(" +
+                         args[0].sql + ", 0) END::bigint",
+                     K::kInt64);
+  }
+  return MakeValue("bq.ascii(" + args[0].sql + ")", K::kInt64);
+}
+
+Value EmitChr(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireArg(call, args, 0, {K::kInt64}, "INT64");
+  return MakeValue("bq.chr(" + AsBigint(args[0]) + ")", K::kString);
+}
+
+Value EmitCodePointsToString(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  return MakeValue("bq.code_points_to_string(" + args[0].sql + ")", K::kString);
+}
+
+Value EmitToCodePoints(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireArg(call, args, 0, {K::kString, K::kBytes}, "STRING or BYTES");
+  if (IsKind(args[0].type, K::kBytes)) {
+    return MakeValue("ARRAY(SELECT get_byte(" + args[0].sql +
+                         ", _i - 1)::bigint FROM generate_series(1, length(" + args[0].sql +
+                         ")) AS _i ORDER BY _i)",
+                     Type::Array(Type::Scalar(K::kInt64)));
+  }
+  return MakeValue("ARRAY(SELECT ascii(substr(" + args[0].sql +
+                       ", _i, 1))::bigint FROM generate_series(1, length(" + args[0].sql +
+                       ")) AS _i ORDER BY _i)",
+                   Type::Array(Type::Scalar(K::kInt64)));
+}
+
+Value EmitTranslate(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  for (std::size_t i = 0; i < 3; ++i) RequireArg(call, args, i, {K::kString}, "STRING");
+  return MakeValue("bq.translate(" + JoinSql(args) + ")", K::kString);
+}
+
+Value EmitFromBase64(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireArg(call, args, 0, {K::kString}, "STRING");
+  return MakeValue("bq.from_base64(" + args[0].sql + ")", K::kBytes);
+}
+
+Value EmitInstr(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireArg(call, args, 0, {K::kString, K::kBytes}, "STRING or BYTES");
+  RequireArg(call, args, 1, {K::kString, K::kBytes}, "STRING or BYTES");
+  const K k0 = KindOf(args[0]);
+  const K k1 = KindOf(args[1]);
+  if (k0 != K::kUnknown && k1 != K::kUnknown && k0 != k1) {
+    Fail(DiagCode::kType, call.args[1]->span,
+         "INSTR expects two STRING or two BYTES arguments, got " + TypeName(*args[0].type) +
+             " and " + TypeName(*args[1].type));
+  }
+  return MakeValue("bq.instr(" + args[0].sql + ", " + args[1].sql + ", " +
+                       BigintArgOr(call, args, 2, "1") + ", " + BigintArgOr(call, args, 3, "1") +
+                       ")",
+                   K::kInt64);
+}
+
+Value EmitNormalize(Emitter& e, const ast::Call& call) {
+  const std::vector<Value> args = {e.EmitExpr(*call.args[0])};  // args[1] is a mode name
+  RequireArg(call, args, 0, {K::kString}, "STRING");
+  std::string mode = "NFC";
+  if (call.args.size() > 1) {
+    const ast::Expr& m = *call.args[1];
+    mode = m.Is<ast::Path>() && m.As<ast::Path>().parts.size() == 1
+               ? Upper(m.As<ast::Path>().parts[0].name)
+               : "";
+    if (mode != "NFC" && mode != "NFKC" && mode != "NFD" && mode != "NFKD") {
+      Fail(DiagCode::kType, m.span, "NORMALIZE expects a mode of NFC, NFKC, NFD or NFKD");
+    }
+  }
+  return MakeValue("normalize(" + args[0].sql + ", " + mode + ")", K::kString);
+}
+
+Value EmitGenerateUuid(Emitter&, const ast::Call&) {
+  return MakeValue("(gen_random_uuid())::text", K::kString);
 }
 
 }  // namespace lqe::pg

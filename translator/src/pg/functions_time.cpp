@@ -1,7 +1,8 @@
 // Date and time functions: truncation (BigQuery weeks start on Sunday), arithmetic, differences,
-// conversions, epoch helpers and format strings. Everything is computed in UTC unless a time zone
-// argument says otherwise.
+// conversions, epoch helpers, LAST_DAY and format strings. Everything is computed in UTC unless a
+// time zone argument says otherwise.
 #include "ast/row_free.h"
+#include "pg/datetime_words.h"
 #include "pg/function_table.h"
 #include "pg/quoting.h"
 #include "pg/size_caps.h"
@@ -192,6 +193,18 @@ std::vector<Value> EmitTwo(Emitter& e, const ast::Call& call) {
   return {e.EmitExpr(*call.args[0]), e.EmitExpr(*call.args[1])};
 }
 
+// DATE, DATETIME and TIME carry no zone: %z prints +0000 and %s counts from the epoch in UTC.
+Value FormatCivil(Emitter& e, const ast::Call& call, K kind, std::string_view function) {
+  const Value v = e.EmitExpr(*call.args[1]);
+  Expect(v, *call.args[1], {kind, K::kString}, std::string(function).c_str());
+  TimeFormatInput in;
+  in.local_sql =
+      kind == K::kTime ? "(DATE '1970-01-01' + " + v.sql + ")" : "(" + v.sql + ")::timestamp";
+  in.epoch_sql = "floor(EXTRACT(EPOCH FROM " + in.local_sql + "))::bigint";
+  in.offset_sql = "0";
+  return FormatTime(call, function, in);
+}
+
 }  // namespace
 
 Value EmitTimestampTrunc(Emitter& e, const ast::Call& call) {
@@ -217,18 +230,23 @@ Value EmitDateTrunc(Emitter& e, const ast::Call& call) {
 Value EmitTimestampAdd(Emitter& e, const ast::Call& c) {
   return Arith(e, c, K::kTimestamp, "+", "TIMESTAMP_ADD");
 }
+
 Value EmitTimestampSub(Emitter& e, const ast::Call& c) {
   return Arith(e, c, K::kTimestamp, "-", "TIMESTAMP_SUB");
 }
+
 Value EmitDatetimeAdd(Emitter& e, const ast::Call& c) {
   return Arith(e, c, K::kDatetime, "+", "DATETIME_ADD");
 }
+
 Value EmitDatetimeSub(Emitter& e, const ast::Call& c) {
   return Arith(e, c, K::kDatetime, "-", "DATETIME_SUB");
 }
+
 Value EmitDateAdd(Emitter& e, const ast::Call& c) {
   return Arith(e, c, K::kDate, "+", "DATE_ADD");
 }
+
 Value EmitDateSub(Emitter& e, const ast::Call& c) {
   return Arith(e, c, K::kDate, "-", "DATE_SUB");
 }
@@ -279,6 +297,7 @@ Value EmitCurrentDatetime(Emitter& e, const ast::Call& call) {
 
 Value EmitTimestampFn(Emitter& e, const ast::Call& call) {
   const auto args = EmitArgs(e, call);
+  RefuseSpecialDateTimeLiteral(*call.args[0], K::kTimestamp, call.args[0]->span);
   const K from = args[0].type ? args[0].type->kind : K::kUnknown;
   const std::string tz = Tz(args, 1);
   switch (from) {
@@ -316,6 +335,7 @@ Value EmitDatetimeFn(Emitter& e, const ast::Call& call) {
     }
     return MakeValue(sql + ")", K::kDatetime);
   }
+  RefuseSpecialDateTimeLiteral(*call.args[0], K::kDatetime, call.args[0]->span);
   const K from = args[0].type ? args[0].type->kind : K::kUnknown;
   if (args.size() == 2 && from == K::kDate) {
     return MakeValue("(" + args[0].sql + " + " + args[1].sql + ")", K::kDatetime);
@@ -335,6 +355,7 @@ Value EmitDateFn(Emitter& e, const ast::Call& call) {
                          args[2].sql + ")::integer)",
                      K::kDate);
   }
+  RefuseSpecialDateTimeLiteral(*call.args[0], K::kDate, call.args[0]->span);
   const K from = args[0].type ? args[0].type->kind : K::kUnknown;
   if (from == K::kTimestamp) {
     return MakeValue("((" + args[0].sql + " AT TIME ZONE " + Tz(args, 1) + "))::date", K::kDate);
@@ -347,18 +368,23 @@ Value EmitDateFn(Emitter& e, const ast::Call& call) {
 Value EmitTimestampMicros(Emitter& e, const ast::Call& c) {
   return FromEpoch(e, c, "microsecond");
 }
+
 Value EmitTimestampMillis(Emitter& e, const ast::Call& c) {
   return FromEpoch(e, c, "millisecond");
 }
+
 Value EmitTimestampSeconds(Emitter& e, const ast::Call& c) {
   return FromEpoch(e, c, "second");
 }
+
 Value EmitUnixMicros(Emitter& e, const ast::Call& c) {
   return ToEpoch(e, c, " * 1000000");
 }
+
 Value EmitUnixMillis(Emitter& e, const ast::Call& c) {
   return ToEpoch(e, c, " * 1000");
 }
+
 Value EmitUnixSeconds(Emitter& e, const ast::Call& c) {
   return ToEpoch(e, c, "");
 }
@@ -382,20 +408,6 @@ Value EmitFormatTimestamp(Emitter& e, const ast::Call& call) {
   in.zone_name_sql = args.size() > 2 ? "bq.utc_offset_name(" + in.offset_sql + ")" : "'UTC'";
   return FormatTime(call, "FORMAT_TIMESTAMP", in);
 }
-
-// DATE, DATETIME and TIME carry no zone: %z prints +0000 and %s counts from the epoch in UTC.
-namespace {
-Value FormatCivil(Emitter& e, const ast::Call& call, K kind, std::string_view function) {
-  const Value v = e.EmitExpr(*call.args[1]);
-  Expect(v, *call.args[1], {kind, K::kString}, std::string(function).c_str());
-  TimeFormatInput in;
-  in.local_sql =
-      kind == K::kTime ? "(DATE '1970-01-01' + " + v.sql + ")" : "(" + v.sql + ")::timestamp";
-  in.epoch_sql = "floor(EXTRACT(EPOCH FROM " + in.local_sql + "))::bigint";
-  in.offset_sql = "0";
-  return FormatTime(call, function, in);
-}
-}  // namespace
 
 Value EmitFormatDate(Emitter& e, const ast::Call& call) {
   return FormatCivil(e, call, K::kDate, "FORMAT_DATE");
@@ -488,6 +500,39 @@ Value Emitter::EmitExtract(const ast::Extract& ex) {
     if (part == simple) return int_value(field(simple));
   }
   Fail(DiagCode::kUnsupported, ex.part.span, "unsupported EXTRACT part " + part);
+}
+
+Value EmitLastDay(Emitter& e, const ast::Call& call) {
+  const std::vector<Value> args = {e.EmitExpr(*call.args[0])};  // args[1] is a date part
+  RequireArg(call, args, 0, {K::kDate, K::kDatetime}, "DATE or DATETIME");
+  const std::string d = "(" + args[0].sql + ")::date";
+  const DatePart part = call.args.size() > 1 ? ReadDatePart(*call.args[1]) : DatePart{"MONTH"};
+  std::string sql;
+  if (part.name == "MONTH" || part.name == "QUARTER" || part.name == "YEAR") {
+    const std::string unit = part.name == "MONTH"     ? "month"
+                             : part.name == "QUARTER" ? "quarter"
+                                                      : "year";
+    sql = "(date_trunc('" + unit + "', " + d + ") + interval '1 " +
+          (unit == "quarter" ? std::string("month") : unit) + "'" +
+          (unit == "quarter" ? " * 3" : "") + " - interval '1 day')::date";
+  } else if (part.name == "WEEK" || part.name == "ISOWEEK") {
+    // The last day of the week starting on Sunday (WEEK), Monday (ISOWEEK) or WEEK(<day>).
+    const int start = part.name == "ISOWEEK" ? 1 : (part.weekday < 0 ? 0 : part.weekday);
+    sql = "(" + d + " + (6 - ((EXTRACT(DOW FROM " + d + ")::int - " + std::to_string(start) +
+          " + 7) % 7)))";
+  } else if (part.name == "ISOYEAR") {
+    sql = "(make_date(EXTRACT(ISOYEAR FROM " + d + ")::int + 1, 1, 4) - (EXTRACT(ISODOW FROM " +
+          "make_date(EXTRACT(ISOYEAR FROM " + d + ")::int + 1, 1, 4))::int))";
+  } else {
+    Fail(DiagCode::kType, call.args[1]->span, "LAST_DAY does not support part " + part.name);
+  }
+  return MakeValue(sql, K::kDate);
+}
+
+Value EmitDateFromUnixDate(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireArg(call, args, 0, {K::kInt64}, "INT64");
+  return MakeValue("(DATE '1970-01-01' + (" + args[0].sql + ")::integer)", K::kDate);
 }
 
 }  // namespace lqe::pg

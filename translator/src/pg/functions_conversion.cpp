@@ -1,6 +1,6 @@
-// Conversions of JSON and text: LAX_BOOL, LAX_INT64, LAX_FLOAT64 and LAX_STRING (NULL when the
-// JSON value cannot be converted; bq.lax_* of migration 067), the strict BOOL, INT64, FLOAT64 and
-// STRING of JSON (an error instead; 069) and PARSE_NUMERIC (bq.parse_numeric, 068).
+// Conversions to BigQuery scalars: LAX_BOOL, LAX_INT64, LAX_FLOAT64 and LAX_STRING of JSON (NULL
+// when the value cannot be converted; bq.lax_* of migration 067), the strict BOOL, INT64, FLOAT64
+// and STRING of JSON (an error instead; 069) and PARSE_NUMERIC of text (bq.parse_numeric, 068).
 #include "lqe/base/ascii.h"
 #include "pg/function_table.h"
 #include "pg/type_table.h"

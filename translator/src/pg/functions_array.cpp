@@ -1,7 +1,9 @@
-// ARRAY_FIRST, ARRAY_LAST, ARRAY_SLICE and ARRAY_INCLUDES(_ANY/_ALL) over PG arrays (an array
-// literal, ARRAY(...) or a function's array). NULL elements never match, as in BigQuery. Each
-// differential-tested in tests/oracle/cases/functions_more.sql.
+// Array functions over PG arrays (an array literal, ARRAY(...) or a function's array) and, where
+// they apply, REPEATED fields held as jsonb: ARRAY_LENGTH, ARRAY_TO_STRING, ARRAY_CONCAT,
+// GENERATE_ARRAY, ARRAY_REVERSE, ARRAY_FIRST/LAST, ARRAY_SLICE and ARRAY_INCLUDES(_ANY/_ALL). NULL
+// elements never match, as in BigQuery.
 #include "pg/function_table.h"
+#include "pg/size_caps.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
 
@@ -10,6 +12,12 @@ namespace {
 
 using translator::Fail;
 using K = TypeKind;
+
+TypePtr Common(const std::vector<Value>& args, std::size_t from) {
+  TypePtr t;
+  for (std::size_t i = from; i < args.size(); ++i) t = CommonType(t, args[i].type);
+  return t ? t : Type::Scalar(K::kUnknown);
+}
 
 Value PgArrayArg(Emitter& e, const ast::Call& call, std::size_t i) {
   Value v = e.EmitExpr(*call.args[i]);
@@ -30,6 +38,70 @@ TypePtr ElementType(const Value& array) {
 }
 
 }  // namespace
+
+Value EmitArrayLength(Emitter& e, const ast::Call& call) {
+  const Value a = e.EmitExpr(*call.args[0]);
+  if (IsKind(a.type, K::kRecord)) {
+    return MakeValue("(CASE WHEN " + a.sql + " IS NULL THEN 0 ELSE 1 END)::bigint", K::kInt64);
+  }
+  if (!IsKind(a.type, K::kArray)) {
+    Fail(DiagCode::kType, call.args[0]->span, "ARRAY_LENGTH expects an array");
+  }
+  return MakeValue(a.json_array ? "(jsonb_array_length(bq.json_array(" + a.sql + ")))::bigint"
+                                : "(cardinality(" + a.sql + "))::bigint",
+                   K::kInt64);
+}
+
+Value EmitArrayToString(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  if (!IsKind(args[0].type, K::kArray)) {
+    Fail(DiagCode::kType, call.args[0]->span, "ARRAY_TO_STRING expects an array");
+  }
+  std::string arr = args[0].sql;
+  if (args[0].json_array) {
+    arr = "ARRAY(SELECT _e #>> '{}' FROM jsonb_array_elements(bq.json_array(" + arr + ")) AS _e)";
+  }
+  return MakeValue("array_to_string(" + arr + ", " + JoinSql(args, 1) + ")", K::kString);
+}
+
+Value EmitArrayConcat(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  std::string sql;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!IsKind(args[i].type, K::kArray) || args[i].json_array) {
+      Fail(DiagCode::kUnsupported, call.args[i]->span,
+           "ARRAY_CONCAT supports constructed arrays only");
+    }
+    sql += (sql.empty() ? "" : " || ") + args[i].sql;
+  }
+  return MakeValue("(" + sql + ")", args[0].type);
+}
+
+// bq.generate_array checks the element cap of size_caps.h at run time.
+Value EmitGenerateArray(Emitter& e, const ast::Call& call) {
+  CheckGenerateArrayCap(call);
+  const auto args = EmitArgs(e, call);
+  RequireNumberArgs(call, args);
+  const TypePtr t = Common(args, 0);
+  const std::string pg = std::string(PgTypeName(IsKind(t, K::kUnknown) ? K::kInt64 : t->kind));
+  std::string sql =
+      "bq.generate_array((" + args[0].sql + ")::" + pg + ", (" + args[1].sql + ")::" + pg;
+  if (args.size() > 2) sql += ", (" + args[2].sql + ")::" + pg;
+  return MakeValue(sql + ")", Type::Array(IsKind(t, K::kUnknown) ? Type::Scalar(K::kInt64) : t));
+}
+
+Value EmitArrayReverse(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  if (!IsKind(args[0].type, K::kArray) || args[0].json_array) {
+    Fail(DiagCode::kUnsupported, call.args[0]->span,
+         "ARRAY_REVERSE needs an array literal, ARRAY(...) or a function's array");
+  }
+  Value v = args[0];
+  v.sql = "ARRAY(SELECT _e FROM unnest(" + args[0].sql +
+          ") WITH ORDINALITY AS _u(_e, _i) ORDER BY _i DESC)";
+  v.sql = "CASE WHEN " + args[0].sql + " IS NULL THEN NULL ELSE " + v.sql + " END";
+  return v;
+}
 
 Value EmitArrayFirstLast(Emitter& e, const ast::Call& call) {
   const Value a = PgArrayArg(e, call, 0);

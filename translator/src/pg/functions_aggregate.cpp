@@ -1,6 +1,8 @@
 // Aggregate and analytic functions. COUNTIF counts with FILTER (0 on no rows, like BigQuery);
 // APPROX_QUANTILES is an exact percentile_disc over BigQuery's n+1 boundaries; PERCENTILE_CONT as
-// an analytic function reads the partition through array_agg (PG has no windowed form).
+// an analytic function reads the partition through array_agg (PG has no windowed form). CORR is
+// NaN when a side has no variance; MAX_BY / MIN_BY ignore rows whose key is NULL; the BIT_
+// aggregates are PG's own. bq.array_concat_agg is in migration 066.
 #include "lqe/base/ascii.h"
 #include "pg/function_table.h"
 #include "pg/type_table.h"
@@ -60,6 +62,19 @@ std::string Lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = ascii::ToLower(c);
   return out;
+}
+
+void NoDistinctOrLimit(const ast::Call& call) {
+  if (call.distinct) {
+    Fail(DiagCode::kUnsupported, call.span, "unsupported DISTINCT in " + Upper(call.name.name));
+  }
+  if (call.limit) {
+    Fail(DiagCode::kUnsupported, call.limit->span, "unsupported LIMIT in " + Upper(call.name.name));
+  }
+  if (call.null_handling != ast::Call::NullHandling::kDefault) {
+    Fail(DiagCode::kUnsupported, call.span,
+         "unsupported IGNORE/RESPECT NULLS in " + Upper(call.name.name));
+  }
 }
 
 }  // namespace
@@ -245,6 +260,74 @@ Value EmitPercentile(Emitter& e, const ast::Call& call) {
   return MakeValue(std::string(cont ? "bq.percentile_cont" : "bq.percentile_disc") + "(array_agg(" +
                        values + ")" + Over(e, call) + ", (" + args[1].sql + ")::double precision)",
                    cont ? Type::Scalar(K::kFloat64) : args[0].type);
+}
+
+Value EmitBitAgg(Emitter& e, const ast::Call& call) {
+  const Value x = e.EmitExpr(*call.args[0]);
+  if (!IsKind(x.type, K::kInt64) && !IsKind(x.type, K::kUnknown)) {
+    Fail(DiagCode::kType, call.args[0]->span,
+         Upper(call.name.name) + " expects INT64, got " + TypeName(*x.type));
+  }
+  const std::string sql =
+      LowerName(call) + "(" + std::string(call.distinct ? "DISTINCT " : "") + AsBigint(x) + ")";
+  return MakeValue(sql + Over(e, call), K::kInt64);
+}
+
+Value EmitCovariance(Emitter& e, const ast::Call& call) {
+  const auto args = EmitArgs(e, call);
+  RequireNumberArgs(call, args);
+  if (call.distinct) {
+    Fail(DiagCode::kUnsupported, call.span, "unsupported DISTINCT in " + Upper(call.name.name));
+  }
+  // PG's corr/covar take (Y, X); both orders give the same value.
+  const std::string pair = AsDouble(args[0]) + ", " + AsDouble(args[1]);
+  const std::string over = Over(e, call);
+  if (LowerName(call) == "corr") {
+    // BigQuery: NaN when a side has no variance (PG: NULL), NULL below two pairs.
+    return MakeValue("CASE WHEN regr_count(" + pair + ")" + over + " >= 2 THEN coalesce(corr(" +
+                         pair + ")" + over + ", 'NaN') END",
+                     K::kFloat64);
+  }
+  return MakeValue(LowerName(call) + "(" + pair + ")" + over, K::kFloat64);
+}
+
+Value EmitArrayConcatAgg(Emitter& e, const ast::Call& call) {
+  NoDistinctOrLimit(call);
+  const Value x = e.EmitExpr(*call.args[0]);
+  if (!IsKind(x.type, K::kArray) && !IsKind(x.type, K::kUnknown)) {
+    Fail(DiagCode::kType, call.args[0]->span,
+         "ARRAY_CONCAT_AGG expects an ARRAY, got " + TypeName(*x.type));
+  }
+  std::string sql =
+      std::string(x.json_array ? "bq.json_array_concat_agg(" : "bq.array_concat_agg(") + x.sql;
+  if (!call.order_by.empty()) sql += e.EmitOrderBy(call.order_by, nullptr);
+  Value v = x;  // an array held as jsonb stays one
+  v.sql = sql + ")" + Over(e, call);
+  return v;
+}
+
+Value EmitMaxMinBy(Emitter& e, const ast::Call& call) {
+  NoDistinctOrLimit(call);
+  if (call.over) {
+    Fail(DiagCode::kUnsupported, call.span, "unsupported analytic " + Upper(call.name.name),
+         "Use FIRST_VALUE(x) OVER (... ORDER BY y DESC) instead.");
+  }
+  const Value x = e.EmitExpr(*call.args[0]);
+  const Value y = e.EmitExpr(*call.args[1]);
+  if (IsKind(x.type, K::kArray) && !x.json_array) {
+    Fail(DiagCode::kUnsupported, call.args[0]->span,
+         Upper(call.name.name) + " of an ARRAY is not supported");
+  }
+  if (IsKind(y.type, K::kArray) || IsKind(y.type, K::kRecord) || IsKind(y.type, K::kJson)) {
+    Fail(DiagCode::kType, call.args[1]->span,
+         Upper(call.name.name) + " expects an orderable second argument, got " + TypeName(*y.type));
+  }
+  // ANY_VALUE(x HAVING MAX y): rows whose y is NULL are ignored.
+  const std::string key = IsKind(y.type, K::kString) ? y.sql + " COLLATE \"C\"" : y.sql;
+  const bool max = Upper(call.name.name) == "MAX_BY";
+  return MakeValue("(array_agg(" + x.sql + " ORDER BY " + key + (max ? " DESC" : "") +
+                       ") FILTER (WHERE " + y.sql + " IS NOT NULL))[1]",
+                   x.type);
 }
 
 }  // namespace lqe::pg
