@@ -223,7 +223,7 @@ TEST_F(LoadIntegrationTest, UnreadableTimestampsAreLoadedMarkedAndListedByLine) 
       "{\"event_message\":\"utc word\",\"id\":\"z3\",\"timestamp\":\"2026-01-02 03:04:05.149 "
       "UTC\"}\n";
   for (int line = 4; line <= 26; ++line) {
-    input += "{\"event_message\":\"bad\",\"timestamp\":" + std::to_string(-line) + "}\n";
+    input += "{\"event_message\":\"bad\",\"timestamp\":\"" + std::to_string(line) + " ago\"}\n";
   }
   const auto result = Load("auth", input);
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -250,6 +250,12 @@ TEST_F(LoadIntegrationTest, UnreadableTimestampsAreLoadedMarkedAndListedByLine) 
   EXPECT_EQ(one.out.substr(one.out.find('\n') + 1),
             "timestamps not readable, stored at the ingest time with the value sent in "
             "extra.timestamp_original: line 1\n");
+  // A value the catalogue cannot type (arrays of arrays) is still stored as sent.
+  const auto nested = Load("pooler", "{\"event_message\":\"nested\",\"timestamp\":[[1],[2]]}\n");
+  EXPECT_EQ(nested.exit_code, 0) << nested.err;
+  EXPECT_EQ(Scalar("SELECT extra->>'timestamp_original' FROM logs.pooler WHERE event_message = "
+                   "'nested'"),
+            "[[1], [2]]");
 }
 
 TEST_F(LoadIntegrationTest, DatabaseFailureStopsTheLoadWithTheLinesNotLoaded) {
