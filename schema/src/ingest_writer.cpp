@@ -28,6 +28,7 @@ std::vector<std::string> SourceTables(PgConn& conn) {
       "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
       "WHERE n.nspname = 'logs' AND c.relkind = 'p' AND NOT c.relispartition ORDER BY 1");
   std::vector<std::string> names;
+  names.reserve(static_cast<std::size_t>(result.Rows()));
   for (int i = 0; i < result.Rows(); ++i) names.push_back(result.Text(i, 0));
   return names;
 }
