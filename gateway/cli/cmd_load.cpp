@@ -11,16 +11,38 @@
 namespace lqe::cli {
 namespace {
 
+// "timestamps not readable, stored at the ingest time ...: lines 2, 7 and 3 more".
+std::string InferredLines(const schema::LoadStats& stats) {
+  std::string out =
+      "timestamps not readable, stored at the ingest time with the value sent in "
+      "extra.timestamp_original: line";
+  if (stats.timestamps_inferred > 1) out += 's';
+  for (std::size_t i = 0; i < stats.inferred_lines.size(); ++i) {
+    out += (i == 0 ? " " : ", ") + std::to_string(stats.inferred_lines[i]);
+  }
+  const auto listed = static_cast<std::int64_t>(stats.inferred_lines.size());
+  if (stats.timestamps_inferred > listed) {
+    out += " and " + std::to_string(stats.timestamps_inferred - listed) + " more";
+  }
+  return out;
+}
+
 void PrintSummary(const schema::LoadStats& stats) {
   const double rate = stats.seconds > 0 ? static_cast<double>(stats.loaded) / stats.seconds : 0;
   // Conflicting values are stored; the count says how many read NULL (or as text) in queries.
   const std::string conflicts =
       stats.conflicts > 0 ? ", " + std::to_string(stats.conflicts) + " type conflicts" : "";
+  const std::string inferred =
+      stats.timestamps_inferred > 0
+          ? ", " + std::to_string(stats.timestamps_inferred) + " timestamps inferred"
+          : "";
   std::fprintf(stdout,
-               "loaded %lld events, skipped %lld duplicates, rejected %lld lines%s in %.2f s "
+               "loaded %lld events, skipped %lld duplicates, rejected %lld lines%s%s in %.2f s "
                "(%.0f events/s)\n",
                static_cast<long long>(stats.loaded), static_cast<long long>(stats.duplicates),
-               static_cast<long long>(stats.rejected), conflicts.c_str(), stats.seconds, rate);
+               static_cast<long long>(stats.rejected), conflicts.c_str(), inferred.c_str(),
+               stats.seconds, rate);
+  if (stats.timestamps_inferred > 0) std::fprintf(stdout, "%s\n", InferredLines(stats).c_str());
 }
 
 }  // namespace
@@ -65,8 +87,14 @@ void RegisterLoad(CLI::App& app, int* exit_code) {
       schema::LoadNdjson(flags->options, *in, std::cerr, &stats);
       *exit_code = stats.rejected > 0 ? 1 : 0;
     } catch (const std::exception& e) {
+      // A failed load has no summary (it would read as a finished one); only what stays stored.
       std::cerr << "lqe load: " << e.what() << "\n";
+      if (stats.loaded > 0) {
+        std::cerr << "lqe load: " << stats.loaded
+                  << " events stored before the error stay loaded\n";
+      }
       *exit_code = 1;
+      return;
     }
     std::cerr.flush();
     PrintSummary(stats);

@@ -1,9 +1,12 @@
 #include "lqe/schema/event_form.h"
 
+#include <algorithm>
 #include <array>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "lqe/schema/timestamp.h"
@@ -145,13 +148,6 @@ std::string Text(const json::value& v) {
   return json::serialize(v);
 }
 
-// "Z", "+02:00", "-0530" after the time of day; Logflare takes text without one as ingest time.
-bool HasUtcOffset(std::string_view text) {
-  const auto time = text.find_first_of("Tt ", 10);
-  if (time == std::string_view::npos) return false;
-  return text.find_first_of("Zz+-", time) != std::string_view::npos;
-}
-
 // Digit-count scaling of a non-negative integer epoch, as Logflare does.
 std::int64_t ScaleEpoch(std::int64_t value) {
   int digits = 1;
@@ -168,6 +164,34 @@ std::int64_t ScaleEpoch(std::int64_t value) {
     default:  // 16 digits and every other count: already microseconds
       return value;
   }
+}
+
+// Text made of digits, with an optional fraction after a '.': split into its two parts.
+bool NumberText(std::string_view text, std::string_view* whole, std::string_view* fraction) {
+  const auto digits = [](std::string_view s) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const std::size_t dot = text.find('.');
+  *whole = text.substr(0, dot);
+  *fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  return digits(*whole) && (dot == std::string_view::npos || digits(*fraction));
+}
+
+// An epoch number written as text is read like the number when its integer part has 10, 13, 16
+// or 19 digits (s, ms, us, ns). Other digit counts are ambiguous as text ("20230323" is a date):
+// nullopt, and the value is kept as unreadable.
+std::optional<std::int64_t> EpochText(std::string_view whole, std::string_view fraction) {
+  if (whole.size() != 10 && whole.size() != 13 && whole.size() != 16 && whole.size() != 19) {
+    return std::nullopt;
+  }
+  std::int64_t value = 0;
+  const auto read = std::from_chars(whole.data(), whole.data() + whole.size(), value);
+  // Past INT64's maximum: microseconds far past 2099, refused by the range check.
+  if (read.ec != std::errc()) return std::numeric_limits<std::int64_t>::max();
+  // As a JSON number with a fraction: rounded to the unit of its integer part first.
+  const bool round_up = !fraction.empty() && fraction[0] >= '5';
+  return ScaleEpoch(value + (round_up ? 1 : 0));
 }
 
 bool CheckRange(std::int64_t micros, std::optional<std::int64_t>* out, std::string* refusal) {
@@ -213,8 +237,14 @@ bool PostedTimestampMicros(const json::value& value, std::optional<std::int64_t>
   switch (value.kind()) {
     case json::kind::string: {
       const std::string_view text = value.get_string();
-      if (!HasUtcOffset(text) || HasNul(text)) return true;
-      // The one call of the ISO 8601 parser for posted events.
+      if (HasNul(text)) return true;
+      std::string_view whole, fraction;
+      if (NumberText(text, &whole, &fraction)) {
+        const auto epoch = EpochText(whole, fraction);
+        return !epoch || CheckRange(*epoch, micros, refusal);
+      }
+      // The one call of the ISO 8601 parser for posted events. Text without a zone is UTC, as in
+      // BigQuery and as the same text means in an endpoint parameter.
       std::string why;
       *micros = ParseTimestampText(text, &why);
       if (!*micros && why.rfind(kOutOfRange, 0) == 0) return Fail(refusal, why);
@@ -261,7 +291,8 @@ bool FormEvent(json::object&& posted, const EventFormOptions& options, FormedEve
   const std::int64_t now = options.now_micros();
 
   std::optional<std::int64_t> stamp;
-  if (const auto* ts = body.if_contains("timestamp")) {
+  json::value* ts = body.if_contains("timestamp");
+  if (ts != nullptr) {
     if (!PostedTimestampMicros(*ts, &stamp, refusal)) return false;
     if (stamp && *stamp > now + options.max_future_micros) {
       return Fail(refusal, "timestamp " + FormatTimestampMicros(*stamp) + " is more than " +
@@ -271,6 +302,9 @@ bool FormEvent(json::object&& posted, const EventFormOptions& options, FormedEve
   }
   event->timestamp_given = stamp.has_value();
   event->timestamp_micros = stamp.value_or(now);
+  // Sent but unreadable: stored at the ingest time, with the value as sent kept and the row
+  // marked (Logflare's timestamp_inferred), so nothing is rewritten silently.
+  event->timestamp_inferred = ts != nullptr && !stamp;
 
   const json::value* message = body.if_contains("message");
   const json::value* event_message = body.if_contains("event_message");
@@ -294,6 +328,21 @@ bool FormEvent(json::object&& posted, const EventFormOptions& options, FormedEve
     } else {
       event->extra[key] = std::move(v);
     }
+  }
+  if (event->timestamp_inferred) {
+    // A key of the event with the same name moves aside (one more leading '_') rather than
+    // being overwritten.
+    for (std::string_view key : {kTimestampOriginalKey, kTimestampInferredKey}) {
+      if (json::value* taken = event->extra.if_contains(key)) {
+        std::string aside = "_" + std::string(key);
+        while (event->extra.contains(aside)) aside.insert(aside.begin(), '_');
+        json::value moved = std::move(*taken);
+        event->extra.stable_erase(key);
+        event->extra.emplace(aside, std::move(moved));
+      }
+    }
+    event->extra.emplace(kTimestampOriginalKey, std::move(*ts));
+    event->extra.emplace(kTimestampInferredKey, true);
   }
   if (!event->id_given) event->id = options.new_id();
   return true;

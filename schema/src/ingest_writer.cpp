@@ -5,6 +5,7 @@
 
 #include "batch_writer.h"
 #include "load_batch.h"
+#include "lqe/base/suggest.h"
 #include "lqe/schema/copy_row.h"
 #include "pg_conn.h"
 
@@ -21,16 +22,45 @@ bool ValidSourceName(const std::string& name) {
   return true;
 }
 
+// The log tables (one per source), sorted; none before lqe migrate.
+std::vector<std::string> SourceTables(PgConn& conn) {
+  const auto result = conn.Exec(
+      "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+      "WHERE n.nspname = 'logs' AND c.relkind = 'p' AND NOT c.relispartition ORDER BY 1");
+  std::vector<std::string> names;
+  names.reserve(static_cast<std::size_t>(result.Rows()));
+  for (int i = 0; i < result.Rows(); ++i) names.push_back(result.Text(i, 0));
+  return names;
+}
+
+// "; did you mean \"edge\"?", or "" when no source is that near.
+std::string DidYouMean(const std::string& source, const std::vector<std::string>& sources) {
+  const std::string nearest = ClosestMatch(source, sources, SuggestionLimit(source));
+  return nearest.empty() ? "" : "; did you mean \"" + nearest + "\"?";
+}
+
 void CheckSource(PgConn& conn, const std::string& source) {
-  if (!ValidSourceName(source)) throw IngestError("invalid source name \"" + source + "\"");
+  if (!ValidSourceName(source)) {
+    throw IngestError("invalid source name \"" + source + "\"" +
+                      DidYouMean(source, SourceTables(conn)));
+  }
   const auto result = conn.Exec(
       "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
       "WHERE n.nspname = 'logs' AND c.relname = $1 AND c.relkind = 'p' AND NOT c.relispartition",
       {source});
-  if (result.Rows() == 0) {
-    throw IngestError("unknown source \"" + source + "\": no table logs." + source +
-                      " (run lqe migrate first?)");
+  if (result.Rows() > 0) return;
+  const std::vector<std::string> sources = SourceTables(conn);
+  std::string message = "unknown source \"" + source + "\": no table logs." + source;
+  // Only a database without any log table needs lqe migrate.
+  if (sources.empty()) {
+    throw IngestError(message + " (the database has no lqe log tables: run lqe migrate)");
   }
+  std::string hint = DidYouMean(source, sources);
+  if (hint.empty()) {
+    hint = "; the sources are ";
+    for (std::size_t i = 0; i < sources.size(); ++i) hint += (i > 0 ? ", " : "") + sources[i];
+  }
+  throw IngestError(message + hint);
 }
 
 std::vector<CatalogEntry> ReadCatalogue(PgConn& conn, const std::string& source) {

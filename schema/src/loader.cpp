@@ -170,6 +170,13 @@ void Loader::Line(std::int64_t line_no, std::string_view line) {
   if (!ParseEventLine(line, storage, &value, form_, &event, &error) ||
       !writer_.Stage(event, &error, line_no)) {
     Reject(line_no, error);
+    return;
+  }
+  if (event.timestamp_inferred) {
+    if (stats_->inferred_lines.size() < kMaxInferredLines) {
+      stats_->inferred_lines.push_back(line_no);
+    }
+    ++stats_->timestamps_inferred;
   }
 }
 

@@ -486,6 +486,88 @@ TEST_F(IngestHttpTest, StoredEventsAreReadThroughLogsAll) {
   EXPECT_EQ(q.body, R"({"result":[{"event_message":"GET /rest/v1/x 200","id":"e1"}]})");
 }
 
+// "2026-11-27T12:14:32.123456": Python's datetime.utcnow().isoformat(), no zone.
+std::string NowIsoWithoutZone(int offset_seconds) {
+  const std::string with_zone = NowIso(offset_seconds);
+  return with_zone.substr(0, with_zone.size() - 1) + ".123456";
+}
+
+TEST_F(IngestHttpTest, ATimestampWithoutAZoneIsStoredAsUtc) {
+  Start();
+  const std::string sent = NowIsoWithoutZone(-3 * 3600);
+  auto r = Post("/api/logs?source_name=gotrue.logs.prod",
+                R"([{"message":"utc","id":"u1","timestamp":")" + sent +
+                    R"("},)"
+                    R"({"message":"space","id":"u2","timestamp":"2026-01-02 03:04:05.149 UTC"}])");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.body, kLogged);
+  EXPECT_EQ(r.Header("x-lqe-timestamps-inferred"), "<absent>");
+  // Stored at the instant sent (read as UTC), not at the ingest time, and not marked.
+  EXPECT_EQ(One("SELECT to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US') "
+                "FROM logs.auth WHERE id = 'u1'"),
+            sent);
+  EXPECT_EQ(One("SELECT timestamp = '2026-01-02 03:04:05.149+00' FROM logs.auth WHERE id = 'u2'"),
+            "t");
+  EXPECT_EQ(One("SELECT extra::text FROM logs.auth WHERE id = 'u1'"), "{}");
+  // The edge rollup counts the event in the minute it happened.
+  r = Post("/api/logs?source_name=cloudflare.logs.prod",
+           R"([{"event_message":"GET","id":"e1","timestamp":"2026-01-02T03:04:05","metadata":)"
+           R"({"request":{"url":"https://p.supabase.co/rest/v1/t","path":"/rest/v1/t"}}}])");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(One("SELECT sum(requests)::text || ' ' || min(timestamp)::text FROM "
+                "(SELECT timestamp, requests FROM logs.edge_api_minute_delta UNION ALL "
+                "SELECT timestamp, requests FROM logs.edge_api_minute) m"),
+            "1 2026-01-02 03:04:00+00");
+}
+
+TEST_F(IngestHttpTest, AnUnreadableTimestampIsKeptMarkedCountedAndAnnounced) {
+  Start();
+  const std::string before = NowIso(-1);
+  auto r = Post("/api/logs?source_name=gotrue.logs.prod",
+                R"([{"message":"a","id":"i1","timestamp":"yesterday at noon","level":"info"},)"
+                R"({"message":"b","id":"i2","timestamp":-5},)"
+                R"({"message":"c","id":"i3","timestamp":")" +
+                    NowIso() + R"("}])");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.body, kLogged);  // unchanged for clients that compare it
+  EXPECT_EQ(r.Header("x-lqe-timestamps-inferred"), "2");
+  EXPECT_EQ(
+      One("SELECT extra::text FROM logs.auth WHERE id = 'i1'"),
+      R"({"level": "info", "timestamp_inferred": true, "timestamp_original": "yesterday at noon"})");
+  EXPECT_EQ(One("SELECT extra::text FROM logs.auth WHERE id = 'i2'"),
+            R"({"timestamp_inferred": true, "timestamp_original": -5})");
+  EXPECT_EQ(One("SELECT extra::text FROM logs.auth WHERE id = 'i3'"), "{}");
+  EXPECT_EQ(Count("auth", "id IN ('i1', 'i2') AND timestamp >= '" + before +
+                              "' AND timestamp <= now() + interval '1 second'"),
+            2);
+  // An edge event with an unreadable timestamp is stored and counted by the rollup at the ingest
+  // minute, like one sent without a timestamp.
+  r = Post("/api/logs?source_name=cloudflare.logs.prod",
+           R"([{"event_message":"GET","id":"e2","timestamp":"not a time","metadata":)"
+           R"({"request":{"url":"https://p.supabase.co/rest/v1/t","path":"/rest/v1/t"}}}])");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.Header("x-lqe-timestamps-inferred"), "1");
+  EXPECT_EQ(One("SELECT sum(rest_requests)::text FROM (SELECT rest_requests FROM "
+                "logs.edge_api_minute_delta UNION ALL SELECT rest_requests FROM "
+                "logs.edge_api_minute) m"),
+            "1");
+  EXPECT_EQ(Count("edge", "id = 'e2' AND extra->>'timestamp_original' = 'not a time'"), 1);
+  // A partly refused batch keeps the header for the events it stored.
+  r = Post("/api/logs?source_name=gotrue.logs.prod",
+           R"([{"message":"d","timestamp":"soon"},{"message":"e","timestamp":")" + NowIso(7200) +
+               R"("}])");
+  EXPECT_EQ(r.status, 406) << r.body;
+  EXPECT_EQ(r.Header("x-lqe-timestamps-inferred"), "1");
+  const std::string metrics = MetricsText();
+  EXPECT_NE(metrics.find("lqe_ingest_timestamps_inferred_total{source=\"gotrue.logs.prod\"} 3\n"),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(
+      metrics.find("lqe_ingest_timestamps_inferred_total{source=\"cloudflare.logs.prod\"} 1\n"),
+      std::string::npos)
+      << metrics;
+}
+
 // The edge rollup's delta (migration 035) is folded into logs.edge_api_minute by the gateway:
 // here only the event count can wake the compactor (its interval is an hour), and the chart
 // read through the gateway counts every event before and after.

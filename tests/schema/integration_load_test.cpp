@@ -181,14 +181,81 @@ TEST_F(LoadIntegrationTest, CatalogueWidensAndReportsConflicts) {
             "FLOAT64");
 }
 
-TEST_F(LoadIntegrationTest, UnknownSourceIsAnError) {
-  const auto result = Load("nope", "{\"event_message\":\"x\"}\n");
+TEST_F(LoadIntegrationTest, UnknownSourceIsAnErrorThatNamesTheNearestSource) {
+  auto result = Load("edg", "{\"event_message\":\"x\"}\n");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err,
-            "lqe load: unknown source \"nope\": no table logs.nope (run lqe migrate first?)\n");
+            "lqe load: unknown source \"edg\": no table logs.edg; did you mean \"edge\"?\n");
+  EXPECT_EQ(result.out, "");  // a failed load has no summary
+  result = Load("functon_edge", "{\"event_message\":\"x\"}\n");
+  EXPECT_EQ(result.err,
+            "lqe load: unknown source \"functon_edge\": no table logs.functon_edge; did you mean "
+            "\"function_edge\"?\n");
+  // Nothing near: the sources there are, and no advice to migrate a migrated database.
+  result = Load("nope", "{\"event_message\":\"x\"}\n");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "lqe load: unknown source \"nope\": no table logs.nope; the sources are auth, edge, "
+            "function_edge, function_events, pooler, postgres, realtime, restapi, storage\n");
   const auto invalid = Load("Edge; drop", "{\"event_message\":\"x\"}\n");
   EXPECT_EQ(invalid.exit_code, 1);
   EXPECT_EQ(invalid.err, "lqe load: invalid source name \"Edge; drop\"\n");
+  EXPECT_EQ(Load("Edge", "{\"event_message\":\"x\"}\n").err,
+            "lqe load: invalid source name \"Edge\"; did you mean \"edge\"?\n");
+}
+
+TEST_F(LoadIntegrationTest, ADatabaseWithoutLogTablesIsToldToMigrate) {
+  TestDatabase empty{"load_empty"};
+  const auto result = RunLqe({"load", "--dsn", empty.dsn(), "--source", "edge",
+                              WriteTempFile("{\"event_message\":\"x\"}\n")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "lqe load: unknown source \"edge\": no table logs.edge (the database has no lqe log "
+            "tables: run lqe migrate)\n");
+  EXPECT_EQ(result.out, "");
+}
+
+TEST_F(LoadIntegrationTest, UnreadableTimestampsAreLoadedMarkedAndListedByLine) {
+  std::string input =
+      "{\"event_message\":\"zone-less\",\"id\":\"z1\",\"timestamp\":\"2026-01-02T03:04:05.123456\"}"
+      "\n"
+      "{\"event_message\":\"bad 2\",\"id\":\"b2\",\"timestamp\":\"tomorrow\"}\n"
+      "{\"event_message\":\"utc word\",\"id\":\"z3\",\"timestamp\":\"2026-01-02 03:04:05.149 "
+      "UTC\"}\n";
+  for (int line = 4; line <= 26; ++line) {
+    input += "{\"event_message\":\"bad\",\"timestamp\":\"" + std::to_string(line) + " ago\"}\n";
+  }
+  const auto result = Load("auth", input);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  EXPECT_EQ(Summary(result.out),
+            "loaded 26 events, skipped 0 duplicates, rejected 0 lines, 24 timestamps inferred");
+  EXPECT_EQ(result.out.substr(result.out.find('\n') + 1),
+            "timestamps not readable, stored at the ingest time with the value sent in "
+            "extra.timestamp_original: lines 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, "
+            "18, 19, 20, 21, 22 and 4 more\n");
+  EXPECT_EQ(Scalar("SELECT \"timestamp\" = '2026-01-02 03:04:05.123456+00' AND extra = '{}' "
+                   "FROM logs.auth WHERE id = 'z1'"),
+            "t");
+  EXPECT_EQ(Scalar("SELECT \"timestamp\" = '2026-01-02 03:04:05.149+00' FROM logs.auth WHERE "
+                   "id = 'z3'"),
+            "t");
+  EXPECT_EQ(Scalar("SELECT extra::text FROM logs.auth WHERE id = 'b2'"),
+            "{\"timestamp_inferred\": true, \"timestamp_original\": \"tomorrow\"}");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.auth WHERE extra->>'timestamp_inferred' = 'true' "
+                   "AND \"timestamp\" > now() - interval '1 hour'"),
+            "24");
+  // One line: "line", not "lines".
+  const auto one = Load("auth", "{\"event_message\":\"x\",\"timestamp\":\"soon\"}\n");
+  EXPECT_EQ(one.out.substr(one.out.find('\n') + 1),
+            "timestamps not readable, stored at the ingest time with the value sent in "
+            "extra.timestamp_original: line 1\n");
+  // A value the catalogue cannot type (arrays of arrays) is still stored as sent.
+  const auto nested = Load("pooler", "{\"event_message\":\"nested\",\"timestamp\":[[1],[2]]}\n");
+  EXPECT_EQ(nested.exit_code, 0) << nested.err;
+  EXPECT_EQ(Scalar("SELECT extra->>'timestamp_original' FROM logs.pooler WHERE event_message = "
+                   "'nested'"),
+            "[[1], [2]]");
 }
 
 TEST_F(LoadIntegrationTest, DatabaseFailureStopsTheLoadWithTheLinesNotLoaded) {
@@ -210,7 +277,9 @@ TEST_F(LoadIntegrationTest, DatabaseFailureStopsTheLoadWithTheLinesNotLoaded) {
                              0),
             0u)
       << result.err;
-  EXPECT_EQ(Summary(result.out), "loaded 0 events, skipped 0 duplicates, rejected 0 lines");
+  // A failed load prints no summary: "loaded 0 events" would read as a finished load.
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err.find("stay loaded"), std::string::npos) << result.err;
   EXPECT_EQ(Scalar("SELECT string_agg(event_message, ',') FROM logs.storage"), "first");
 }
 

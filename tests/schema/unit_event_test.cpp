@@ -64,10 +64,13 @@ TEST(EventFormTest, MessageRules) {
   }
 }
 
+constexpr std::int64_t kInferred = -1;  // sent, unreadable: the ingest time, marked
+constexpr std::int64_t kAbsent = -2;    // not sent (or empty): the ingest time, unmarked
+
 TEST(EventFormTest, TimestampForms) {
   struct Case {
     const char* json;
-    std::int64_t micros;  // -1: the ingest time
+    std::int64_t micros;
   };
   const Case cases[] = {
       {R"({"timestamp":1679582186})", 1679582186000000},              // 10 digits: s
@@ -77,21 +80,39 @@ TEST(EventFormTest, TimestampForms) {
       {R"({"timestamp":1679582})", 1679582000000000},                 // 7: x 10^9
       {R"({"timestamp":167958218612})", 167958218612},                // 12: taken as us
       {R"({"timestamp":5})", 5},                                      // 1: taken as us
-      {R"({"timestamp":-5})", -1},                                    // negative
+      {R"({"timestamp":-5})", kInferred},                             // negative
       {R"({"timestamp":1679582186.6})", 1679582187000000},            // float rounded, s
       {R"({"timestamp":1679582186123.4})", 1679582186123000},         // float rounded, ms
-      {R"({"timestamp":-1.5})", -1},                                  // negative float
+      {R"({"timestamp":-1.5})", kInferred},                           // negative float
       {R"({"timestamp":"2023-03-23T14:36:26Z"})", 1679582186000000},  // ISO, Z
       {R"({"timestamp":"2023-03-23T14:36:26.123456789+02:00"})", 1679574986123456},
       {R"({"timestamp":"2023-03-23T14:36:26-0100"})", 1679585786000000},
-      {R"({"timestamp":"2023-03-23T14:36:26"})", -1},   // no offset
-      {R"({"timestamp":"2023-03-23"})", -1},            // no time, no offset
-      {R"({"timestamp":"1679582186"})", -1},            // digits as text: not ISO
-      {R"({"timestamp":"2023-03-23T99:00:00Z"})", -1},  // unparsable
-      {R"({"timestamp":"soon"})", -1},
-      {R"({"timestamp":true})", -1},
-      {R"({"timestamp":null})", -1},
-      {R"({})", -1},
+      {R"({"timestamp":"2023-03-23T14:36:26+01"})", 1679578586000000},
+      // No zone: UTC, as in BigQuery (Python's datetime.utcnow().isoformat()).
+      {R"({"timestamp":"2023-03-23T14:36:26"})", 1679582186000000},
+      {R"({"timestamp":"2023-03-23T14:36:26.123456"})", 1679582186123456},
+      {R"({"timestamp":"2023-03-23t14:36:26.5"})", 1679582186500000},
+      {R"({"timestamp":"2023-03-23 14:36:26"})", 1679582186000000},  // space for T
+      {R"({"timestamp":"2023-03-23 14:36"})", 1679582160000000},     // no seconds
+      {R"({"timestamp":"2023-03-23 14:40:18.149 UTC"})", 1679582418149000},
+      {R"({"timestamp":"2023-03-23 14:40:18.149UTC"})", 1679582418149000},
+      {R"({"timestamp":"2023-03-23 14:40:18,149"})", 1679582418149000},  // comma fraction
+      {R"({"timestamp":"2023-03-23 14:40:18.123456789123"})", 1679582418123456},
+      {R"({"timestamp":"2023-03-23 14:40:18+0000"})", 1679582418000000},
+      {R"({"timestamp":"2023-03-23"})", 1679529600000000},  // a date: midnight UTC
+      // Digits as text: read like the number when the digit count names the unit.
+      {R"({"timestamp":"1679582186"})", 1679582186000000},
+      {R"({"timestamp":"1679582186123"})", 1679582186123000},
+      {R"({"timestamp":"1679582186.6"})", 1679582187000000},
+      {R"({"timestamp":"20230323"})", kInferred},  // ambiguous as text
+      {R"({"timestamp":"2023-03-23T99:00:00Z"})", kInferred},
+      {R"({"timestamp":"2023-03-23T14:36:26 Europe/Paris"})", kInferred},
+      {R"({"timestamp":"soon"})", kInferred},
+      {R"({"timestamp":true})", kInferred},
+      {R"({"timestamp":{"seconds":1}})", kInferred},
+      {R"({"timestamp":null})", kAbsent},  // empty values are cleaned away first
+      {R"({"timestamp":""})", kAbsent},
+      {R"({})", kAbsent},
   };
   for (const auto& c : cases) {
     const auto f = Form(c.json);
@@ -103,8 +124,48 @@ TEST(EventFormTest, TimestampForms) {
       EXPECT_EQ(f.event.timestamp_micros, c.micros) << c.json;
       EXPECT_TRUE(f.event.timestamp_given) << c.json;
     }
+    EXPECT_EQ(f.event.timestamp_inferred, c.micros == kInferred) << c.json;
     EXPECT_FALSE(f.event.extra.contains("timestamp")) << c.json;
+    if (c.micros != kInferred) {
+      EXPECT_EQ(Json(f.event.extra), "{}") << c.json;
+    }
   }
+}
+
+TEST(EventFormTest, AnUnreadableTimestampIsKeptAsSentAndMarked) {
+  auto f = Form(R"({"message":"m","timestamp":"soon","level":"info"})");
+  ASSERT_TRUE(f.ok) << f.refusal;
+  EXPECT_EQ(f.event.timestamp_micros, kNow);
+  EXPECT_EQ(Json(f.event.extra),
+            R"({"level":"info","timestamp_original":"soon","timestamp_inferred":true})");
+  // The JSON value as sent, not its text.
+  f = Form(R"({"timestamp":-5})");
+  EXPECT_EQ(Json(f.event.extra), R"({"timestamp_original":-5,"timestamp_inferred":true})");
+  f = Form(R"({"timestamp":{"seconds":1,"nanos":null}})");
+  EXPECT_EQ(Json(f.event.extra),
+            R"({"timestamp_original":{"seconds":1},"timestamp_inferred":true})");
+  // Keys of the event with these names move aside instead of being overwritten.
+  f = Form(R"({"timestamp":"soon","timestamp_original":"mine","timestamp_inferred":"no",)"
+           R"("_timestamp_original":"also mine"})");
+  ASSERT_TRUE(f.ok) << f.refusal;
+  EXPECT_EQ(Json(f.event.extra),
+            R"({"_timestamp_original":"also mine","__timestamp_original":"mine",)"
+            R"("_timestamp_inferred":"no","timestamp_original":"soon","timestamp_inferred":true})");
+  // A readable timestamp leaves such keys alone.
+  f = Form(R"({"timestamp":"2023-03-23T14:36:26","timestamp_original":"mine"})");
+  EXPECT_EQ(Json(f.event.extra), R"({"timestamp_original":"mine"})");
+  EXPECT_FALSE(f.event.timestamp_inferred);
+}
+
+TEST(EventFormTest, TimestampTextOutOfRangeIsRefusedNotInferred) {
+  EXPECT_EQ(Form(R"({"timestamp":"1969-12-31 23:59:59"})").refusal,
+            "timestamp out of range (1970-01-01 to 2099-12-31)");
+  EXPECT_EQ(Form(R"({"timestamp":"9999999999999999999"})").refusal,
+            "timestamp out of range (1970-01-01 to 2099-12-31)");
+  // Zone-less text is UTC, so it can be too far in the future like any other.
+  EXPECT_EQ(Form(R"({"timestamp":"2026-11-22T13:00:01"})").refusal,
+            "timestamp 2026-11-22 13:00:01.000000+00 is more than 1 hour after the ingest time "
+            "2026-11-22 12:00:00.000000+00");
 }
 
 TEST(EventFormTest, FarFutureAndOutOfRangeAreRefusedWithAReason) {

@@ -149,6 +149,7 @@ std::variant<Response, IngestJob> PrepareJob(const Request& request, const Pendi
   options.new_id = [&delivery, &position] { return delivery.At(position); };
   IngestJob job;
   job.table = source->table;
+  job.source = source->name;
   job.events.reserve(body.events.size());
   for (std::size_t i = 0; i < body.events.size(); ++i) {
     position = i;
@@ -195,7 +196,16 @@ Response OutcomeResponse(const IngestOutcome& outcome) {
     response.AddHeader("Retry-After", "1");
     return response;
   }
-  if (outcome.refusals.empty()) return JsonResponse(200, json::object{{"message", "Logged!"}});
+  // The body stays Logflare's (clients compare it); a header counts the unreadable timestamps.
+  auto mark_inferred = [&outcome](Response response) {
+    if (outcome.timestamps_inferred > 0) {
+      response.AddHeader("X-Lqe-Timestamps-Inferred", std::to_string(outcome.timestamps_inferred));
+    }
+    return response;
+  };
+  if (outcome.refusals.empty()) {
+    return mark_inferred(JsonResponse(200, json::object{{"message", "Logged!"}}));
+  }
   json::array reasons;
   for (std::size_t i = 0; i < outcome.refusals.size() && i < kMaxReasons; ++i) {
     reasons.emplace_back(json::string(outcome.refusals[i]));
@@ -206,7 +216,7 @@ Response OutcomeResponse(const IngestOutcome& outcome) {
   }
   Response response = JsonResponse(406, json::object{{"message", std::move(reasons)}});
   response.reason = "events_refused";
-  return response;
+  return mark_inferred(std::move(response));
 }
 
 Response SubmitAndWait(IngestJob job, Context& context) {

@@ -7,6 +7,23 @@
 #include "lqe/schema/ingest_writer.h"
 
 namespace lqe::gateway {
+namespace {
+
+// A label value in the Prometheus text format: backslash, quote and newline escaped.
+std::string PrometheusLabel(std::string_view value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
 
 struct IngestService::Writer {
   // One writer (connection and learnt catalogue) per table, made on first use and dropped after
@@ -195,11 +212,23 @@ void IngestService::WriteGroup(Writer& writer, std::vector<IngestJob>& group) {
     if (outcome.stored) {
       counters_.requests.fetch_add(1);
       counters_.rejected.fetch_add(outcome.refusals.size());
+      for (const auto& event : group[j].events) {
+        if (event.timestamp_inferred) ++outcome.timestamps_inferred;
+      }
+      if (outcome.timestamps_inferred > 0) {
+        std::lock_guard lock(inferred_mutex_);
+        inferred_[group[j].source] += outcome.timestamps_inferred;
+      }
     } else {
       counters_.failures.fetch_add(1);
     }
     if (group[j].done) group[j].done(std::move(outcome));
   }
+}
+
+std::map<std::string, std::uint64_t> IngestService::TimestampsInferred() const {
+  std::lock_guard lock(inferred_mutex_);
+  return inferred_;
 }
 
 std::string IngestService::RenderMetrics() const {
@@ -222,6 +251,13 @@ std::string IngestService::RenderMetrics() const {
           counters_.queue_full.load());
   counter("lqe_ingest_failures_total", "Ingest requests answered 503 (database failure).",
           counters_.failures.load());
+  out << "# HELP lqe_ingest_timestamps_inferred_total Events stored at the ingest time because "
+         "their timestamp could not be read (the value sent is in extra.timestamp_original).\n"
+      << "# TYPE lqe_ingest_timestamps_inferred_total counter\n";
+  for (const auto& [source, count] : TimestampsInferred()) {
+    out << "lqe_ingest_timestamps_inferred_total{source=\"" << PrometheusLabel(source) << "\"} "
+        << count << "\n";
+  }
   counter("lqe_catalogue_conflicts_total",
           "Values stored whole although their type disagrees with the field catalogue.",
           static_cast<std::uint64_t>(schema::CatalogueConflictsTotal()));

@@ -36,12 +36,15 @@ struct IngestOutcome {
   std::vector<std::string> refusals;  // events not stored, with why (the rest were)
   std::string error;                  // why nothing was stored
   bool retryable = true;  // false: PostgreSQL refused the data itself; sending it again fails
+  // Stored events whose timestamp could not be read (stored at the ingest time, marked in extra).
+  std::size_t timestamps_inferred = 0;
 };
 
 struct IngestJob {
   // The arena the events' JSON lives in (the request's parsed body): first, so it goes last.
   std::unique_ptr<boost::json::memory_resource> memory;
   std::string table;
+  std::string source;  // the source's name, for the per-source counters
   std::vector<schema::FormedEvent> events;
   std::vector<std::string> refusals;        // events already refused while forming
   std::size_t bytes = 0;                    // counted against ingest.queue_max_bytes
@@ -73,6 +76,8 @@ class IngestService {
     std::atomic<std::uint64_t> failures{0};    // requests answered 503
   };
   Counters& counters() { return counters_; }
+  // Events stored with an inferred timestamp (event_form.h), per source name.
+  std::map<std::string, std::uint64_t> TimestampsInferred() const;
 
  private:
   struct Writer;
@@ -93,6 +98,8 @@ class IngestService {
   std::atomic<std::uint64_t> queued_events_{0};
   std::atomic<std::uint64_t> queued_bytes_{0};
   Counters counters_;
+  mutable std::mutex inferred_mutex_;
+  std::map<std::string, std::uint64_t> inferred_;  // under inferred_mutex_
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<IngestJob> queue_;

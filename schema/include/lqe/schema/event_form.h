@@ -13,6 +13,10 @@
 
 namespace lqe::schema {
 
+// The keys of `extra` marking an event whose timestamp could not be read (see FormedEvent).
+inline constexpr std::string_view kTimestampOriginalKey = "timestamp_original";
+inline constexpr std::string_view kTimestampInferredKey = "timestamp_inferred";
+
 struct EventFormOptions {
   std::function<std::int64_t()> now_micros;  // ingest time, microseconds since the epoch
   std::function<std::string()> new_id;       // a fresh id (UUIDv4) for events without one
@@ -28,7 +32,10 @@ struct FormedEvent {
   std::string id;
   bool id_given = false;  // the id came with the event
   std::int64_t timestamp_micros = 0;
-  bool timestamp_given = false;  // false: ingest time (absent, no offset, unparsable, negative)
+  bool timestamp_given = false;  // false: the ingest time (absent or unreadable)
+  // A timestamp was sent but could not be read: the event is stored at the ingest time, and
+  // extra holds the value as sent (timestamp_original) and timestamp_inferred: true.
+  bool timestamp_inferred = false;
   std::optional<std::string> event_message;  // null when the event has no message
   std::optional<std::string> project;
   boost::json::object metadata;  // cleaned and renamed; {} when absent
@@ -55,10 +62,14 @@ bool FormEvent(boost::json::object&& posted, const EventFormOptions& options, Fo
 // E.g. "x-forwarded-for" -> "_x_forwarded_for", "a.b" -> "_a_b", "a-b.c" -> "__a_b_c".
 std::string NormaliseKey(std::string_view key);
 
-// The timestamp of a posted value in microseconds into *micros, or nullopt there for "use the
-// ingest time": ISO 8601 text with Z or a numeric offset (text without an offset or unparsable:
-// nullopt); integers scaled by their digit count (19 ns, 16 us, 13 ms, 10 s, 7 digits x 10^9,
-// any other count us); floats rounded first; negative numbers and other JSON types: nullopt.
+// The timestamp of a posted value in microseconds into *micros, or nullopt there when it cannot
+// be read (the event then gets the ingest time and is marked, see FormedEvent):
+// - ISO 8601 text, with T, t or a space between date and time, and an optional zone (Z, UTC,
+//   +HH, +HH:MM, +HHMM); text without a zone is UTC (BigQuery's rule); a date alone is midnight
+//   UTC; "," as decimal mark and any number of fraction digits (truncated to microseconds);
+// - integers scaled by their digit count (19 ns, 16 us, 13 ms, 10 s, 7 digits x 10^9, any other
+//   count us); floats rounded first; text holding such a number with 10, 13, 16 or 19 digits;
+// - negative numbers, other text and other JSON types: nullopt.
 // Returns false and sets *refusal for a well-formed time outside 1970-01-01 .. 2099-12-31.
 bool PostedTimestampMicros(const boost::json::value& value, std::optional<std::int64_t>* micros,
                            std::string* refusal);

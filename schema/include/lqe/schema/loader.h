@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "lqe/schema/ingest_writer.h"  // CatalogueConflictsTotal
 
@@ -33,8 +34,14 @@ struct LoadStats {
   // Values stored whole although their JSON type disagrees with the catalogue (recorded in
   // logs.catalogue_conflicts and summarised on the error stream, one line per path and type).
   std::int64_t conflicts = 0;
+  // Events whose timestamp could not be read, stored at the ingest time with the value as sent
+  // in extra.timestamp_original; the first kMaxInferredLines of their line numbers.
+  std::int64_t timestamps_inferred = 0;
+  std::vector<std::int64_t> inferred_lines;
   double seconds = 0;
 };
+
+inline constexpr std::size_t kMaxInferredLines = 20;
 
 class LoadError : public std::runtime_error {
  public:
@@ -47,8 +54,10 @@ class LoadError : public std::runtime_error {
 // Type conflicts never reject a line: after loading, each (path, seen type) is reported once as
 // "conflict: <path>: catalogue has T, event has U (N values stored as sent)". An event is a
 // duplicate when an event with its id is stored already with the same timestamp, or with any
-// timestamp when the event has none. Throws LoadError for an unknown source or a database failure
-// (events of committed batches stay loaded); *stats holds the counts so far either way.
+// timestamp when the event has none. A line whose timestamp cannot be read is loaded at the
+// ingest time (event_form.h) and counted in stats->timestamps_inferred. Throws LoadError for an
+// unknown source or a database failure (events of committed batches stay loaded); *stats holds the
+// counts so far either way.
 void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& errors,
                 LoadStats* stats);
 
