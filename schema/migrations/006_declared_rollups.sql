@@ -41,16 +41,19 @@ END
 $fn$;
 REVOKE EXECUTE ON FUNCTION logs.rebuild_rollup(text) FROM PUBLIC;
 
--- Retention (lqe retention): the rows of the days whose partitions are dropped, in the fixed edge
--- rollup of migration 020 and in every declared rollup. Buckets are at most a UTC day, so a
--- bucket before the cutoff holds only events of dropped days.
-CREATE OR REPLACE FUNCTION logs.drop_rollups_before(cutoff date) RETURNS bigint
+-- Retention (lqe retention): the rows of the days whose partitions are dropped, in the edge
+-- rollups (the delta included) and in every declared rollup. Buckets are at most a UTC day, so
+-- a bucket before the cutoff holds only events of dropped days.
+CREATE FUNCTION logs.drop_rollups_before(cutoff date) RETURNS bigint
 LANGUAGE plpgsql AS $fn$
 DECLARE
   removed bigint;
   more bigint;
   r record;
 BEGIN
+  -- No compaction may fold old delta rows into the rollup after its rows are deleted.
+  LOCK TABLE logs.edge_api_minute_delta IN SHARE UPDATE EXCLUSIVE MODE;
+  DELETE FROM logs.edge_api_minute_delta WHERE "timestamp" < cutoff::timestamp AT TIME ZONE 'UTC';
   DELETE FROM logs.edge_api_minute WHERE "timestamp" < cutoff::timestamp AT TIME ZONE 'UTC';
   GET DIAGNOSTICS removed = ROW_COUNT;
   DELETE FROM logs.edge_url_rest_trigrams WHERE day < cutoff::timestamp AT TIME ZONE 'UTC';

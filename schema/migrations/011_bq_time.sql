@@ -1,3 +1,5 @@
+-- The bq.* function library (see 009_bq_core.sql): PARSE_*, time zones, TIME and constants.
+
 -- PARSE_TIMESTAMP / PARSE_DATETIME / PARSE_DATE / PARSE_TIME: the translator turns the BigQuery
 -- format into an anchored regex with one group per element and a string naming what each group
 -- holds (Y year, y two-digit year, m month, b month name, d day, j day of year, H hour, I 12-hour
@@ -5,7 +7,7 @@
 -- name). This assembles the instant; fields are read in `zone` unless the text gives an offset or
 -- zone. Text that does not match is an error, as in BigQuery. plpgsql so errors are raised per
 -- row, never folded at plan time.
-CREATE OR REPLACE FUNCTION bq.parse_time(input text, parts text[], roles text, zone text, fn text)
+CREATE FUNCTION bq.parse_time(input text, parts text[], roles text, zone text, fn text)
 RETURNS timestamptz
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
@@ -96,3 +98,50 @@ BEGIN
   RETURN local AT TIME ZONE zname;
 END
 $$;
+
+-- A civil time in a zone as an instant. In the repeated hour when clocks go back BigQuery takes
+-- the earlier instant (PG's AT TIME ZONE the later); in a skipped hour both read the time with
+-- the offset in force before the change.
+CREATE FUNCTION bq.local_to_timestamp(l timestamp, z text) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN b < a AND (b AT TIME ZONE z) = l THEN b ELSE a END
+  FROM (SELECT l AT TIME ZONE z AS a,
+               ((l - interval '1 hour') AT TIME ZONE z) + interval '1 hour' AS b) AS x
+$$;
+
+-- %Z of FORMAT_TIMESTAMP with a zone: BigQuery prints the offset, UTC, UTC-4, UTC+0530.
+CREATE FUNCTION bq.utc_offset_name(seconds int) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT CASE WHEN seconds = 0 THEN 'UTC'
+              WHEN seconds % 3600 = 0
+                THEN 'UTC' || CASE WHEN seconds < 0 THEN '-' ELSE '+' END || (abs(seconds) / 3600)
+              ELSE 'UTC' || CASE WHEN seconds < 0 THEN '-' ELSE '+' END
+                   || lpad((abs(seconds) / 3600)::text, 2, '0')
+                   || lpad((abs(seconds) % 3600 / 60)::text, 2, '0') END
+$$;
+
+-- TIME(hour, minute, second): BigQuery's ranges (a second of 60 carries into the next minute,
+-- wrapping past midnight), else its error.
+CREATE FUNCTION bq.make_time(h bigint, m bigint, s bigint) RETURNS time
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF h NOT BETWEEN 0 AND 23 OR m NOT BETWEEN 0 AND 59 OR s NOT BETWEEN 0 AND 60 THEN
+    RAISE EXCEPTION 'Input calculates to invalid time: %:%:%',
+      lpad(h::text, 2, '0'), lpad(m::text, 2, '0'), lpad(s::text, 2, '0')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN make_time(h::int, m::int, 0) + make_interval(secs => s);
+END
+$$;
+
+-- CAST(STRING AS TIMESTAMP) of a constant (literals and parameters only, e.g. logs.all's bounds
+-- `cast(coalesce(nullif(@iso_timestamp_start, ''), '-infinity') as timestamp)`): the same cast as
+-- the plain one under the gateway's session settings (pg_pool.cpp sets these two), pinned here so
+-- the function is truly IMMUTABLE. PostgreSQL then evaluates it while planning a statement whose
+-- parameters are bound, and prunes day partitions at planning: with the STABLE cast it plans every
+-- partition and prunes only when the executor starts (about 3x the planning time of a listing).
+-- The translator uses it only for constant arguments: per row, the SET clauses would cost.
+CREATE FUNCTION bq.timestamp_constant(t text) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET TimeZone = 'UTC' SET DateStyle = 'ISO, YMD' AS $$ SELECT t::timestamptz $$;
+

@@ -1,28 +1,30 @@
--- The ingest event model (one for HTTP ingest and lqe load): top-level keys without a column of
--- their own (appname, severity, level, ...) are kept in `extra` instead of being refused or
--- dropped; an event without a message stores NULL, as in Logflare. Values whose JSON type
--- disagrees with the catalogue are stored as sent and counted in logs.catalogue_conflicts.
-DO $$
-DECLARE
-  source text;
-BEGIN
-  FOREACH source IN ARRAY ARRAY['edge', 'postgres', 'function_edge', 'function_events', 'auth',
-                                'realtime', 'storage', 'restapi', 'pooler'] LOOP
-    -- A constant default: no table rewrite, existing rows read '{}'.
-    EXECUTE format('ALTER TABLE logs.%I ADD COLUMN extra jsonb NOT NULL DEFAULT ''{}''::jsonb',
-                   source);
-    EXECUTE format('ALTER TABLE logs.%I ALTER COLUMN event_message DROP NOT NULL', source);
-    EXECUTE format('COMMENT ON COLUMN logs.%I.extra IS %L', source,
-                   'Top-level keys of the posted event other than id, timestamp, message, '
-                   'event_message, project and metadata (e.g. appname, severity), with '
-                   'BigQuery column names; listed in logs.field_catalogue as extra.<key>.');
-    EXECUTE format('COMMENT ON COLUMN logs.%I.event_message IS %L', source,
-                   'The log line as text (the event''s message, else its event_message); NULL '
-                   'when it had neither.');
-  END LOOP;
-END
-$$;
+-- The field catalogue: one row per field path of each source, including the top-level columns.
+-- Seeded by `lqe migrate` from catalogue_seed.tsv and evolved by `lqe load` and HTTP ingest.
+CREATE TABLE logs.field_catalogue (
+  source text NOT NULL,
+  path text NOT NULL,
+  bq_type text NOT NULL
+    CHECK (bq_type IN ('STRING', 'INT64', 'FLOAT64', 'BOOL', 'TIMESTAMP', 'RECORD')),
+  mode text NOT NULL DEFAULT 'NULLABLE' CHECK (mode IN ('NULLABLE', 'REPEATED')),
+  first_seen timestamptz NOT NULL DEFAULT now(),
+  last_seen timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (source, path)
+);
 
+COMMENT ON TABLE logs.field_catalogue IS
+  'One row per field path of each log source (top-level columns and metadata paths) with its '
+  'BigQuery type. Seeded by lqe migrate, extended and widened (INT64 to FLOAT64) by lqe load; '
+  'the gateway and translator resolve fields with it.';
+COMMENT ON COLUMN logs.field_catalogue.source IS 'Log source: the table name in schema logs.';
+COMMENT ON COLUMN logs.field_catalogue.path IS
+  'Dotted field path, e.g. metadata.response.status_code; top-level columns by their name.';
+COMMENT ON COLUMN logs.field_catalogue.bq_type IS
+  'BigQuery type: STRING, INT64, FLOAT64, BOOL, TIMESTAMP or RECORD.';
+COMMENT ON COLUMN logs.field_catalogue.mode IS 'NULLABLE, or REPEATED for arrays.';
+COMMENT ON COLUMN logs.field_catalogue.first_seen IS 'When the path was first recorded.';
+COMMENT ON COLUMN logs.field_catalogue.last_seen IS 'When a loaded event last carried the path.';
+
+-- Values whose JSON type disagrees with the catalogue are stored as sent and counted here.
 CREATE TABLE logs.catalogue_conflicts (
   source text NOT NULL,
   path text NOT NULL,

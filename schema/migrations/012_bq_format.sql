@@ -1,3 +1,5 @@
+-- The bq.* function library (see 009_bq_core.sql): FORMAT and printf-style number text.
+
 -- FORMAT(format, ...): the translator splits the format string at translation time and calls
 -- one of these per specifier with its flags ('-', '+', ' ', '#', '0', ''''), width and
 -- precision (NULL when absent). A NULL value gives NULL, which makes FORMAT's result NULL, as in
@@ -5,7 +7,7 @@
 
 -- Pads sign||body to `width`: '-' pads on the right, '0' (numbers without a precision) with
 -- zeros after the sign, otherwise spaces on the left.
-CREATE OR REPLACE FUNCTION bq.format_pad(body text, sign text, flags text, width int, zero_ok boolean)
+CREATE FUNCTION bq.format_pad(body text, sign text, flags text, width int, zero_ok boolean)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE
@@ -17,19 +19,19 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- Groups the digits of a non-negative integer's text by thousands (the ' flag).
-CREATE OR REPLACE FUNCTION bq.format_group(digits text) RETURNS text
+CREATE FUNCTION bq.format_group(digits text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT regexp_replace(digits, '([0-9])(?=([0-9]{3})+$)', '\1,', 'g')
 $$;
 
-CREATE OR REPLACE FUNCTION bq.format_sign(negative boolean, flags text) RETURNS text
+CREATE FUNCTION bq.format_sign(negative boolean, flags text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE WHEN negative THEN '-' WHEN position('+' IN flags) > 0 THEN '+'
               WHEN position(' ' IN flags) > 0 THEN ' ' ELSE '' END
 $$;
 
 -- %d %i %o %x %X of an INT64. Negative values print a minus sign and the magnitude.
-CREATE OR REPLACE FUNCTION bq.format_int(x bigint, conv text, flags text, width int, prec int)
+CREATE FUNCTION bq.format_int(x bigint, conv text, flags text, width int, prec int)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
@@ -73,7 +75,7 @@ $$;
 
 -- The exact decimal value of a double (m * 2^e from its bits), so %f/%e/%g round the value C's
 -- printf rounds, not PG's 15-digit float8 -> numeric conversion.
-CREATE OR REPLACE FUNCTION bq.float_exact(x double precision) RETURNS numeric
+CREATE FUNCTION bq.float_exact(x double precision) RETURNS numeric
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
   bits bigint := ('x' || encode(float8send(x), 'hex'))::bit(64)::bigint;
@@ -100,7 +102,7 @@ $$;
 
 -- Rounds a non-negative exact value to `places` decimals (negative: tens, hundreds...), ties to
 -- even as C's printf does for exact ties.
-CREATE OR REPLACE FUNCTION bq.round_half_even(a numeric, places int) RETURNS numeric
+CREATE FUNCTION bq.round_half_even(a numeric, places int) RETURNS numeric
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
   scaled numeric := a * ('1e' || places)::numeric;
@@ -114,7 +116,7 @@ END
 $$;
 
 -- d.ddd…e±XX of a non-negative exact value with `prec` fraction digits.
-CREATE OR REPLACE FUNCTION bq.format_sci(a numeric, prec int) RETURNS text
+CREATE FUNCTION bq.format_sci(a numeric, prec int) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
   e int := 0;
@@ -142,7 +144,7 @@ END
 $$;
 
 -- Drops trailing fraction zeros (and a bare point) of %g output, keeping any exponent.
-CREATE OR REPLACE FUNCTION bq.format_trim_zeros(body text) RETURNS text
+CREATE FUNCTION bq.format_trim_zeros(body text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE WHEN position('.' IN body) = 0 THEN body
               ELSE regexp_replace(body, '\.?0*(e.*)?$', '') || coalesce(substring(body FROM 'e.*$'), '')
@@ -150,7 +152,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- %f %F %e %E %g %G of a FLOAT64 (NUMERIC and INT64 arrive converted). Default precision 6.
-CREATE OR REPLACE FUNCTION bq.format_float(x double precision, conv text, flags text, width int, prec int)
+CREATE FUNCTION bq.format_float(x double precision, conv text, flags text, width int, prec int)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
@@ -204,7 +206,33 @@ END
 $$;
 
 -- %s %t %T: precision truncates, width pads with spaces.
-CREATE OR REPLACE FUNCTION bq.format_str(s text, flags text, width int, prec int) RETURNS text
+CREATE FUNCTION bq.format_str(s text, flags text, width int, prec int) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE WHEN s IS NULL THEN NULL ELSE bq.format_pad(CASE WHEN prec IS NULL THEN s ELSE left(s, prec) END, '', flags, width, false) END
 $$;
+
+-- C's %g (6 significant digits), as BigQuery prints a JSON number in its errors.
+CREATE FUNCTION bq.printf_g(x double precision) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  e int;
+  m numeric;
+BEGIN
+  IF x = 0 THEN RETURN '0'; END IF;
+  e := floor(log(abs(x)::numeric))::int;
+  -- x / 10^e, exactly (a negative power of ten would be rounded by numeric's power()).
+  m := CASE WHEN e >= 0 THEN x::numeric / power(10::numeric, e)
+            ELSE x::numeric * power(10::numeric, -e) END;
+  IF abs(round(m, 5)) >= 10 THEN
+    e := e + 1;
+    m := m / 10;
+  END IF;
+  IF e < -4 OR e >= 6 THEN
+    RETURN trim_scale(round(m, 5))::text
+           || 'e' || CASE WHEN e < 0 THEN '-' ELSE '+' END || CASE WHEN abs(e) < 10 THEN '0' ELSE '' END
+           || abs(e);
+  END IF;
+  RETURN trim_scale(round(x::numeric, 5 - e))::text;
+END
+$$;
+
