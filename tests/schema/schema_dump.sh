@@ -12,7 +12,7 @@
 #      without their timestamptz columns that default to now() and with partition names' dates
 #      replaced by YYYYMMDD;
 #   3. the roles lqe configures (lqe_gateway, lqe_gateway_<db>, lqe_ingest_<db>) with their
-#      attributes and settings.
+#      attributes and settings (of lqe_gateway's, only the one every database sets).
 # The database's name is replaced by DATABASE everywhere.
 # Usage: schema_dump.sh DSN
 set -euo pipefail
@@ -75,10 +75,14 @@ sql "
   sed -E "s/$db/DATABASE/g; s/_p[0-9]{8}\b/_pYYYYMMDD/g"
 
 echo "-- roles"
+# The shared lqe_gateway's other settings belong to whichever database made it its gateway role.
 sql "
   SELECT r.rolname, r.rolsuper, r.rolinherit, r.rolcreaterole, r.rolcreatedb, r.rolcanlogin,
          r.rolreplication, r.rolbypassrls, r.rolconnlimit,
-         (SELECT array_agg(s ORDER BY s) FROM unnest(r.rolconfig) AS s)
+         CASE WHEN r.rolname = 'lqe_gateway'
+              THEN ARRAY(SELECT s FROM unnest(r.rolconfig) AS s
+                          WHERE s = 'default_transaction_read_only=on')
+              ELSE (SELECT array_agg(s ORDER BY s) FROM unnest(r.rolconfig) AS s) END
     FROM pg_roles r
    WHERE r.rolname IN ('lqe_gateway', 'lqe_gateway_' || current_database(),
                        'lqe_ingest_' || current_database())
