@@ -223,9 +223,9 @@ $fn$;
 CREATE TRIGGER edge_rollups AFTER INSERT ON logs.edge
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION logs.add_edge_rollups();
 
-
--- Step 3 of the trigger's protocol, with the counting done by the writer: the delta rows (one per minute and URL
--- prefix, as add_edge_rollup_rows groups them) and the distinct (day, trigram) pairs of the rows.
+-- Step 3 of the trigger's protocol, with the counting done by the writer: the delta rows (one
+-- per minute and URL prefix, as add_edge_rollup_rows groups them) and the distinct (day, trigram)
+-- pairs of the rows.
 -- lqe checks on connecting that logs.url_prefix and logs.url_rest_trigrams give what its own
 -- code gives (the trigrams depend on the database's LC_CTYPE) and otherwise leaves the counting
 -- to the trigger. Returns whether it counted (false: the trigger counted the rows itself).

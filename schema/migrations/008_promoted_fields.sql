@@ -393,10 +393,9 @@ $fn$;
 -- `min <> max` as nearly every row and would not pick the partial index, while ANALYZE gathers
 -- the expression's statistics, so the (few) rows that differ are estimated as few.
 -- logs.create_promoted_differs_indexes() makes the missing ones, in every lqe migrate run right
--- after logs.promote_field_columns(). An
--- existing index is found by name first, so a run that adds nothing takes no lock on the table
--- (CREATE INDEX IF NOT EXISTS would wait for the inserts in progress). Foreign partitions have no
--- local index.
+-- after logs.promote_field_columns(). An existing index is found by name first, so a run that
+-- adds nothing takes no lock on the table (CREATE INDEX IF NOT EXISTS would wait for the inserts
+-- in progress). Foreign partitions have no local index.
 
 CREATE FUNCTION logs.create_promoted_differs_indexes() RETURNS SETOF text
 LANGUAGE plpgsql AS $fn$
