@@ -184,7 +184,9 @@ TEST(BaselineTest, TheCompiledChainIsTheFixture) {
   int baseline_files = 0;
   for (const auto& m : schema::ParseMigrations(schema::EmbeddedMigrationFiles())) {
     if (m.version <= schema::kBaselineLastVersion) ++baseline_files;
-    if (m.version == schema::kBaselineLastVersion) EXPECT_EQ(m.name, "016_bq_net.sql");
+    if (m.version == schema::kBaselineLastVersion) {
+      EXPECT_EQ(m.name, "016_bq_net.sql");
+    }
   }
   EXPECT_EQ(baseline_files, 16);
 }
