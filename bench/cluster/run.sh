@@ -7,7 +7,7 @@
 #
 # Data: SEED_EVENTS generated edge events are loaded into every layout with `lqe load` (before
 # the cold days move: a row routed to a foreign partition of a table with rollups costs a round
-# trip and a rollup statement of its own, migration 031), then
+# trip and a rollup statement of its own, 007_shards.sql), then
 # every edge table grows in the database (each row copied with a new id and a timestamp moved by
 # microseconds within its day) until a layout holds about ROWS edge rows. Each table grows where
 # it lives: the single node's locally, the coordinators' hot days on the coordinator and their
@@ -246,9 +246,9 @@ ratio() {
   if [[ $1 == - || $2 == - ]]; then echo -; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; fi
 }
 
-# The chart is counted by logs.count_by_bucket (migration 040: per leaf partition, so each node
+# The chart is counted by logs.count_by_bucket (007_shards.sql: per leaf partition, so each node
 # counts its days); with a LIMIT it is not that exact shape and reads every row through the
-# partitioned table (the plan before 040), for comparison.
+# partitioned table (the plan without it), for comparison.
 chart="select timestamp_trunc(timestamp, hour) as t, count(*) as n from edge_logs group by t order by t"
 echo
 echo "load average before the queries: $(load_avg)"

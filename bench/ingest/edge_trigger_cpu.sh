@@ -6,7 +6,7 @@
 #   1. with the trigger, the rollups as the load left them (the usual case: most rows exist),
 #   2. without the trigger (ALTER TABLE ... DISABLE TRIGGER inside the rolled-back transaction),
 #   3. with the trigger, the rollups emptied first (every rollup row is new),
-#   4. (migration 035 on) as 1, then logs.compact_edge_rollups() folding that insert's delta in:
+#   4. as 1, then logs.compact_edge_rollups() folding that insert's delta in:
 #      the same rollup work, deferred from the insert to the compactor.
 # The backend's utime + stime come from /proc/self/stat (pg_read_file, as the superuser).
 # Usage: bench/ingest/edge_trigger_cpu.sh [COUNT] [ROWS] [REPS]   (default 100000 5000 8)

@@ -101,7 +101,7 @@ sql -c "INSERT INTO logs.edge_api_minute AS a
       FROM public.volume_req, generate_series(1, $((FACTOR - 1))) AS k, LATERAL (SELECT $(shifted ts k) AS ts) s
       GROUP BY rest
     ), trigram_days AS (
-      -- the trigrams the trigger stores for a rest (migration 025)
+      -- the trigrams the trigger stores for a rest (005_edge_rollup.sql)
       SELECT t.trigram, bit_or(days) AS days
       FROM rest_days, unnest(logs.url_rest_trigrams(rest)) AS t(trigram) GROUP BY 1
     )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Promoted columns (migration 027): the filtered listing "status >= 500, path matching a regex,
+# Promoted columns (008_promoted_fields.sql): the filtered listing "status >= 500, path matching a regex,
 # last hour, newest 100" on logs.auth, three ways, interleaved:
 #   lqe      the translator's SQL with the promoted columns (as `lqe serve` emits once
 #            metadata.status and metadata.path are backfilled: `lqe translate --config`)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ingest cost of promoted fields inside edge's REPEATED records (migration 028): `lqe load` of the
+# Ingest cost of promoted fields inside edge's REPEATED records (008_promoted_fields.sql): `lqe load` of the
 # same COUNT generated edge events into fresh databases, ROUNDS times each, alternating
 #   none    no edge field promoted (as shipped)
 #   status  metadata.response.status_code (2 columns, 2 indexes)

@@ -52,7 +52,7 @@ SERVER="postgresql://postgres@127.0.0.1:$PORT"
 DSN="$SERVER/bench"
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# The edge fields the filters read (status, method, path), promoted as migration 028's min/max
+# The edge fields the filters read (status, method, path), promoted as min/max columns (008_promoted_fields.sql)
 # columns by the next lqe migrate.
 declare_promoted_fields() {
   psql "$DSN" -q -c "INSERT INTO logs.promoted_fields (source, path, bq_type) VALUES
@@ -75,7 +75,7 @@ else
   echo "data set kept in $CLUSTER: $BUILT rows, built $(psql "$DSN" -Atc "SELECT built_at || ' (' || date_trunc('second', now() - built_at) || ' ago)' FROM public.volume_built")"
 fi
 echo "load average after the build: $(cut -d' ' -f1-3 /proc/loadavg)"
-# PROMOTE=1: promote the edge fields the filters read (status, method, path: migration 028's
+# PROMOTE=1: promote the edge fields the filters read (status, method, path: 008_promoted_fields.sql's
 # min/max columns) and backfill them before the queries; PROMOTE=0 hides them from the
 # translator again (marked not backfilled; the columns, trigger and indexes stay).
 if [ "${PROMOTE:-}" = 1 ]; then

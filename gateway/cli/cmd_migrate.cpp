@@ -75,6 +75,10 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
       if (cmd->count("--ingest-role") > 0) options.ingest_role = flags->ingest_role;
       if (cmd->count("--ingest-password") > 0) options.ingest_password = flags->ingest_password;
       const auto report = schema::Migrate(conn, options);
+      if (report.restamped_pre_baseline) {
+        std::cout << "re-stamped the migrations made before the schema baseline as the baseline "
+                     "(the schema is the same)\n";
+      }
       for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
       for (const auto& column : report.promoted_columns_added) {
         std::cout << "promoted column " << column << "\n";

@@ -29,9 +29,9 @@ BatchWriter::BatchWriter(PgConn& conn, std::string source)
     conn_.Exec("SET default_toast_compression = lz4");
   } catch (const PgError&) {  // NOLINT(bugprone-empty-catch): pglz stays, which works too
   }
-  // Only logs.edge has the built-in rollup trigger. A database migrated before 042, or whose
-  // trigram rules differ from EdgeRollupCounts' (its LC_CTYPE), keeps the trigger counting every
-  // batch itself.
+  // Only logs.edge has the built-in rollup trigger. A database without
+  // logs.add_written_edge_rollup_counts, or whose trigram rules differ from EdgeRollupCounts' (its
+  // LC_CTYPE), keeps the trigger counting every batch itself.
   counts_edge_rollups_ =
       source_ == "edge" &&
       conn_.Exec("SELECT to_regproc('logs.add_written_edge_rollup_counts') IS NOT NULL")
@@ -153,9 +153,10 @@ void BatchWriter::WriteConflicts(const Batch& batch) {
        TextArrayLiteral(seen_types), TextArrayLiteral(counts), TextArrayLiteral(examples)});
 }
 
-// Migration 042's step 1: the trigger will skip the COPY's `rows` rows. Their transition table
-// is kept in memory: at PostgreSQL's default work_mem (4 MB) a batch of edge rows spilled to a
-// temporary file, 7 % of the backend's time in a COPY. False when the trigger is to count.
+// Step 1 of the handshake of logs.add_edge_rollups: the trigger will skip the COPY's `rows` rows.
+// Their transition table is kept in memory: at PostgreSQL's default work_mem (4 MB) a batch of edge
+// rows spilled to a temporary file, 7 % of the backend's time in a COPY. False when the trigger is
+// to count.
 bool BatchWriter::AnnounceRollupRows(const Batch& batch, std::int64_t rows) {
   if (!counts_edge_rollups_ || !batch.rollup_inputs_exact || rows == 0) return false;
   constexpr std::size_t kMinKb = 4096;

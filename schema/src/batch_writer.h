@@ -26,7 +26,7 @@ class BatchWriter {
   };
   // Throws PgError; the batch's transaction is then rolled back by the server.
   Result Write(Batch& batch);
-  // The writer counts its rows into the edge rollups itself (migration 042): stage each row's
+  // The writer counts its rows into the edge rollups itself (005_edge_rollup.sql): stage each row's
   // RollupInput in its batch.
   bool CountsEdgeRollups() const { return counts_edge_rollups_; }
 

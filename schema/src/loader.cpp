@@ -247,7 +247,7 @@ void LoadNdjson(const LoadOptions& options, std::istream& in, std::ostream& erro
   } catch (const IngestError& e) {
     throw LoadError(e.what());
   }
-  // The load's rollup counts wait in the delta (migration 035); a finished load leaves none.
+  // The load's rollup counts wait in the delta (005_edge_rollup.sql); a finished load leaves none.
   if (options.source == "edge") {
     try {
       EdgeRollupCompactor(options.dsn).Compact();

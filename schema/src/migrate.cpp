@@ -3,20 +3,19 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <map>
 #include <optional>
 #include <pqxx/pqxx>
 #include <string_view>
 #include <thread>
 
 #include "lqe/catalog.h"
+#include "lqe/schema/migration_history.h"
 #include "lqe/schema/partitions.h"
 
 namespace lqe::schema {
 namespace {
 
 constexpr std::string_view kLockKey = "lqe.migrate";
-constexpr int kLegacyGatewayRoleVersion = 4;  // 004_gateway_role.sql: the shared lqe_gateway
 constexpr std::size_t kMaxNameBytes = 63;
 
 void EnsureBookkeeping(pqxx::connection& conn) {
@@ -40,18 +39,30 @@ std::string Literal(pqxx::transaction_base& tx, const std::string& value) {
   return out;
 }
 
-struct Applied {
-  std::string name;
-  std::string checksum;
-};
-
-std::map<int, Applied> AppliedMigrations(pqxx::connection& conn) {
+AppliedMigrations ReadApplied(pqxx::connection& conn) {
   pqxx::work tx(conn);
-  std::map<int, Applied> out;
+  AppliedMigrations out;
   for (const auto& row : tx.exec("SELECT version, name, checksum FROM logs.schema_migrations")) {
     out[row[0].as<int>()] = {row[1].as<std::string>(), row[2].as<std::string>()};
   }
   return out;
+}
+
+// Replaces the rows of the pre-baseline chain by the baseline's, in one transaction: the baseline
+// makes the schema that chain made (tests/fixtures/schema/baseline_schema.sql), so nothing runs.
+void RestampPreBaseline(pqxx::connection& conn, const std::vector<Migration>& migrations) {
+  pqxx::work tx(conn);
+  tx.exec("DELETE FROM logs.schema_migrations");
+  int stamped = 0;
+  for (const auto& m : migrations) {
+    if (m.version > kBaselineLastVersion) break;
+    tx.exec_params(
+        "INSERT INTO logs.schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+        m.version, m.name, m.checksum);
+    ++stamped;
+  }
+  if (stamped == 0) throw SchemaError("no baseline migration to re-stamp the database with");
+  tx.commit();
 }
 
 void Apply(pqxx::connection& conn, const Migration& m) {
@@ -119,15 +130,13 @@ void PromoteFields(pqxx::connection& conn, MigrateReport& report) {
   }
 }
 
-// The explicit role, else the recorded one, else lqe_gateway when 004 was applied by an earlier
-// run (an existing setup keeps its credentials), else the per-database default.
-std::string ChooseGatewayRole(pqxx::connection& conn, const MigrateOptions& options,
-                              bool legacy_setup) {
+// The explicit role, else the recorded one (an existing setup keeps its credentials), else the
+// per-database default.
+std::string ChooseGatewayRole(pqxx::connection& conn, const MigrateOptions& options) {
   if (options.gateway_role) return *options.gateway_role;
   pqxx::work tx(conn);
   const auto recorded = tx.exec("SELECT name FROM logs.gateway_role");
   if (!recorded.empty()) return recorded[0][0].as<std::string>();
-  if (legacy_setup) return "lqe_gateway";
   return DefaultGatewayRole(tx.exec1("SELECT current_database()")[0].as<std::string>());
 }
 
@@ -185,12 +194,8 @@ MigrateReport Migrate(pqxx::connection& conn, const MigrateOptions& options) {
 
 namespace {
 
-// legacy_setup: whether 004 was applied before this run. Set by the first attempt that reads the
-// applied migrations and kept for the next: an attempt that failed after applying 004 and 012
-// must not make the retry look like a database set up before per-database roles (it then
-// configured the shared lqe_gateway and never created lqe_gateway_<database>).
 MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& migrations,
-                          const MigrateOptions& options, std::optional<bool>& legacy_setup) {
+                          const MigrateOptions& options) {
   // A session lock: two concurrent `lqe migrate` runs apply each migration once.
   {
     pqxx::nontransaction lock(conn);
@@ -208,27 +213,28 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
   } unlock{conn};
 
   EnsureBookkeeping(conn);
-  const auto applied = AppliedMigrations(conn);
-  if (!legacy_setup) legacy_setup = applied.count(kLegacyGatewayRoleVersion) > 0;
+  auto applied = ReadApplied(conn);
   MigrateReport report;
+  if (IsPreBaselineChain(applied)) {
+    RestampPreBaseline(conn, migrations);
+    report.restamped_pre_baseline = true;
+    applied = ReadApplied(conn);
+  }
+  // The whole history is checked before anything is applied.
+  CheckAppendOnly(migrations, applied);
   for (const auto& m : migrations) {
-    const auto it = applied.find(m.version);
-    if (it == applied.end()) {
-      Apply(conn, m);
-      report.applied.push_back(m.name);
+    if (applied.count(m.version) > 0) {
+      ++report.already_applied;
       continue;
     }
-    if (it->second.checksum != m.checksum) {
-      throw SchemaError("migration " + m.name + " was changed after it was applied: recorded " +
-                        "checksum " + it->second.checksum + ", embedded " + m.checksum);
-    }
-    ++report.already_applied;
+    Apply(conn, m);
+    report.applied.push_back(m.name);
   }
   report.catalogue_rows_added = SeedCatalogue(conn);
   report.partitions_created =
       EnsurePartitionsAroundToday(conn, options.partition_days_back, options.partition_days_ahead);
   PromoteFields(conn, report);
-  report.gateway_role = ChooseGatewayRole(conn, options, *legacy_setup);
+  report.gateway_role = ChooseGatewayRole(conn, options);
   if (report.gateway_role.empty() || report.gateway_role.size() > kMaxNameBytes) {
     throw SchemaError("the gateway role name must be 1 to " + std::to_string(kMaxNameBytes) +
                       " bytes");
@@ -272,10 +278,9 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
 MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migrations,
                       const MigrateOptions& options) {
   constexpr int kTries = 5;
-  std::optional<bool> legacy_setup;
   for (int attempt = 1;; ++attempt) {
     try {
-      return MigrateOnce(conn, migrations, options, legacy_setup);
+      return MigrateOnce(conn, migrations, options);
     } catch (const pqxx::sql_error& e) {
       const bool concurrent_catalog_update =
           std::string_view(e.what()).find("tuple concurrently updated") != std::string_view::npos;

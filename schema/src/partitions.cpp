@@ -29,7 +29,7 @@ std::vector<std::string> DropPartitionsOlderThan(pqxx::connection& conn, int day
   pqxx::work tx(conn);
   const auto result = tx.exec_params(
       "SELECT logs.drop_partitions_before((now() AT TIME ZONE 'UTC')::date - $1::int)", days);
-  // The rollups of the dropped days go in the same transaction (migration 020).
+  // The rollups of the dropped days go in the same transaction (005_edge_rollup.sql).
   tx.exec_params("SELECT logs.drop_rollups_before((now() AT TIME ZONE 'UTC')::date - $1::int)",
                  days);
   tx.commit();

@@ -23,8 +23,9 @@ struct Field {
 }
 
 // The translator's read of a catalogued scalar in a record stored as an object:
-// metadata.a.b of type INT64 is bq.json_int64(((metadata -> 'a') ->> 'b')), as migration 021's
-// logs.field_read_expression built it (023 narrowed that one to promotable fields).
+// metadata.a.b of type INT64 is bq.json_int64(((metadata -> 'a') ->> 'b')), as
+// logs.field_read_expression's logs.field_read_expression built it (023 narrowed that one to
+// promotable fields).
 std::string ReadExpression(pqxx::work& tx, const std::string& path, const std::string& type) {
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {

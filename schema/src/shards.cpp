@@ -89,7 +89,7 @@ void EnsureServer(pqxx::work& tx, const ShardNodeTarget& node, int fetch_size) {
 }
 
 // A unique index of a partitioned table forbids foreign partitions: keep one per local
-// partition instead (migration 030 adds it to partitions created later).
+// partition instead (logs.ensure_partition adds it to partitions created later).
 void MoveUniqueIndexesToPartitions(pqxx::work& tx) {
   auto parents = tx.exec(
       "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
@@ -221,7 +221,7 @@ void PrepareNodeTable(const ShardNodeTarget& node, const DayShape& shape,
   tx.commit();
 }
 
-// Every log table's foreign partitions take inserts with its rollups exact (migration 031); for
+// Every log table's foreign partitions take inserts with its rollups exact (007_shards.sql); for
 // days moved before that migration.
 void PrepareRoutedInserts(pqxx::work& tx) {
   tx.exec(
@@ -248,7 +248,7 @@ void SwapInForDay(pqxx::connection& coordinator, pqxx::work& tx, const LocalDay&
   tx.exec("ALTER TABLE logs." + tx.quote_name(day.source) + " ATTACH PARTITION logs." +
           tx.quote_name(day.partition) + " FOR VALUES FROM (" + from + ") TO (" + Quote(tx, upper) +
           ")");
-  // Late events for the day keep its source's rollups exact (migration 031).
+  // Late events for the day keep its source's rollups exact (007_shards.sql).
   tx.exec_params("SELECT logs.prepare_routed_inserts($1)", day.source);
   tx.commit();
   // The planner's row estimates for foreign partitions come from a sample of the node.

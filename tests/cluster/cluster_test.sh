@@ -281,7 +281,7 @@ compare_empty() {
   compared=$((compared + 1))
 }
 
-# Count charts of exactly the shape logs.count_by_bucket answers (migration 040: each leaf
+# Count charts of exactly the shape logs.count_by_bucket answers (007_shards.sql: each leaf
 # partition counted as its own statement part, so a node counts its days): the gateways translate
 # them to it, and every layout answers byte for byte as the single node's ordinary plan did.
 identical_charts() {
@@ -558,7 +558,7 @@ cold_ingest() {
       \"https://late.supabase.co/rest/v1/x\", \"path\": \"/rest/v1/x\"}}'),
       ('late-sql-2', '$now', 'late', 'GET', '{}')"
   done
-  # Minute counts still in the delta (migration 035) are folded in, as each gateway does in time.
+  # Minute counts still in the delta (005_edge_rollup.sql) are folded in, as each gateway does in time.
   for db in single coord hash; do
     psql_at "$p" "$db" "SELECT logs.compact_edge_rollups()" >/dev/null
   done

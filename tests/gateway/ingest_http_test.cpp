@@ -568,7 +568,7 @@ TEST_F(IngestHttpTest, AnUnreadableTimestampIsKeptMarkedCountedAndAnnounced) {
       << metrics;
 }
 
-// The edge rollup's delta (migration 035) is folded into logs.edge_api_minute by the gateway:
+// The edge rollup's delta (005_edge_rollup.sql) is folded into logs.edge_api_minute by the gateway:
 // here only the event count can wake the compactor (its interval is an hour), and the chart
 // read through the gateway counts every event before and after.
 TEST_F(IngestHttpTest, CompactorFoldsTheEdgeRollupDeltaAfterEnoughEvents) {

@@ -1,5 +1,5 @@
 // The per-database gateway role of lqe migrate: isolation between databases, CONNECT, session
-// limits, legacy setups, and the descriptions of the tables.
+// limits, and the descriptions of the tables.
 #include <gtest/gtest.h>
 
 #include <pqxx/pqxx>
@@ -112,36 +112,6 @@ TEST(GatewayRoleTest, ANamedRoleReplacesThePreviousOneAndRunsTwiceUnchanged) {
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.out.find("; gateway role: " + named + ";"), std::string::npos) << again.out;
   EXPECT_EQ(Scalar(db.dsn(), state_sql), before);
-}
-
-TEST(GatewayRoleTest, ADatabaseOfTheSharedRoleEraKeepsLqeGateway) {
-  TestDatabase db("role_legacy");
-  {
-    // Migrated by a version that had only 001-005.
-    auto migrations = schema::ParseMigrations(schema::EmbeddedMigrationFiles());
-    std::erase_if(migrations, [](const schema::Migration& m) { return m.version > 5; });
-    pqxx::connection conn(db.dsn());
-    pqxx::work tx(conn);
-    tx.exec(
-        "CREATE SCHEMA logs; CREATE TABLE logs.schema_migrations (version integer PRIMARY "
-        "KEY, name text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL "
-        "DEFAULT now())");
-    for (const auto& m : migrations) {
-      tx.exec(std::string(m.sql));
-      tx.exec_params("INSERT INTO logs.schema_migrations VALUES ($1, $2, $3)", m.version, m.name,
-                     m.checksum);
-    }
-    // Copies left by concurrent loads of that version: the upgrade keeps one.
-    tx.exec("SELECT logs.ensure_partition('edge', '2026-01-01')");
-    tx.exec(
-        "INSERT INTO logs.edge SELECT 'dup', '2026-01-01', 'x', 'p', '{}' "
-        "FROM generate_series(1, 3)");
-    tx.commit();
-  }
-  const auto upgraded = RunLqe({"migrate", "--dsn", db.dsn()});
-  ASSERT_EQ(upgraded.exit_code, 0) << upgraded.err;
-  EXPECT_NE(upgraded.out.find("; gateway role: lqe_gateway;"), std::string::npos) << upgraded.out;
-  EXPECT_EQ(Scalar(DsnAs(db, "lqe_gateway", db.name()), "SELECT count(*) FROM logs.edge"), "1");
 }
 
 TEST(GatewayRoleTest, TooLongADefaultNameAsksForOne) {

@@ -251,46 +251,5 @@ TEST_F(IngestIntegrationTest, LoaderApiCountsConflictsWithAnInjectedClock) {
             "error");
 }
 
-TEST_F(IngestIntegrationTest, MigratingAnOlderDatabaseRetypesTheRealShipperFields) {
-  TestDatabase old_db("ingest_old");
-  pqxx::connection conn(old_db.dsn());
-  auto migrations = schema::ParseMigrations(schema::EmbeddedMigrationFiles());
-  std::vector<schema::Migration> before_ingest;
-  for (const auto& m : migrations) {
-    if (m.version <= 13 || m.version >= 50) before_ingest.push_back(m);
-  }
-  schema::Migrate(conn, before_ingest, {});
-  {
-    // What the placeholder seed had.
-    pqxx::work tx(conn);
-    tx.exec(
-        "UPDATE logs.field_catalogue SET bq_type = 'STRING' WHERE (source, path) IN "
-        "(('auth', 'metadata.status'), ('auth', 'metadata.duration'), ('storage', "
-        "'metadata.level'))");
-    tx.exec(
-        "UPDATE logs.field_catalogue SET mode = 'NULLABLE' WHERE source = 'storage' AND path = "
-        "'metadata.context'");
-    tx.commit();
-  }
-  const auto report = schema::Migrate(conn, {});
-  // 014 and 015 first; later migrations (016 onwards) follow them.
-  ASSERT_GE(report.applied.size(), 2u);
-  EXPECT_EQ(std::vector<std::string>(report.applied.begin(), report.applied.begin() + 2),
-            (std::vector<std::string>{"014_ingest_event_model.sql",
-                                      "015_catalogue_real_shipper_types.sql"}));
-  pqxx::work tx(conn);
-  EXPECT_EQ(tx.exec1("SELECT string_agg(path || ' ' || bq_type || ' ' || mode, ', ' ORDER BY "
-                     "path) FROM logs.field_catalogue WHERE (source, path) IN "
-                     "(('auth', 'metadata.status'), ('auth', 'metadata.duration'), "
-                     "('storage', 'metadata.level'), ('storage', 'metadata.context'))")[0]
-                .as<std::string>(),
-            "metadata.context RECORD REPEATED, metadata.duration INT64 NULLABLE, "
-            "metadata.level INT64 NULLABLE, metadata.status INT64 NULLABLE");
-  EXPECT_EQ(tx.exec1("SELECT count(*) FROM information_schema.columns WHERE table_schema = 'logs' "
-                     "AND column_name = 'extra' AND table_name IN ('edge', 'auth', 'pooler')")[0]
-                .as<int>(),
-            3);
-}
-
 }  // namespace
 }  // namespace lqe::testing

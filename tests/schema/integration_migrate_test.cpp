@@ -39,7 +39,7 @@ TEST(MigrateIntegrationTest, TwiceIsIdempotentAndRecordsChecksums) {
   const auto migrations = schema::ParseMigrations(schema::EmbeddedMigrationFiles());
   const auto first = RunLqe({"migrate", "--dsn", db.dsn()});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_NE(first.out.find("applied 001_log_tables.sql\n"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("applied 001_roles.sql\n"), std::string::npos) << first.out;
   const auto second = RunLqe({"migrate", "--dsn", db.dsn()});
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.out, "migrations: 0 applied, " + std::to_string(migrations.size()) +
@@ -118,9 +118,10 @@ TEST(MigrateIntegrationTest, ChangedChecksumIsAnError) {
   const auto result = RunLqe({"migrate", "--dsn", db.dsn()});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err,
-            "lqe migrate: migration 001_log_tables.sql was changed after it was "
+            "lqe migrate: migration 001_roles.sql was changed after it was "
             "applied: recorded checksum abc, embedded " +
-                Sha256Of(SourcePath("schema/migrations/001_log_tables.sql")) + "\n");
+                Sha256Of(SourcePath("schema/migrations/001_roles.sql")) +
+                " (nothing was applied)\n");
 }
 
 TEST(MigrateIntegrationTest, GatewayRoleReadsButCannotWrite) {
@@ -168,9 +169,8 @@ TEST(MigrateIntegrationTest, GatewayRoleReadsButCannotWrite) {
 
 // A run whose role step fails on a concurrent catalog update (another database's migration
 // altering the same role at that moment) is tried again, and the retry must still configure
-// the per-database role. It took the migrations the failed attempt had applied for a database
-// set up before per-database roles and configured the shared lqe_gateway instead, so
-// lqe_gateway_<database> was never made (CI of session 11, twice: "role ... does not exist").
+// the per-database role, although the failed attempt applied the migrations: the retry must not
+// take them for an earlier setup's and configure another role than lqe_gateway_<database>.
 TEST(MigrateIntegrationTest, ARetriedRunStillConfiguresThePerDatabaseRole) {
   TestDatabase db("migrate_retry");
   const std::string role = "lqe_gateway_" + db.name();

@@ -1,4 +1,4 @@
-// Promoted fields (migrations 021, 023, 027): lqe migrate gives each declared field a typed column
+// Promoted fields (008_promoted_fields.sql): lqe migrate gives each declared field a typed column
 // filled by a trigger and backfilled partition by partition, indexed (project, column,
 // timestamp); once backfilled the translator reads the column, with exactly the jsonb read's
 // values, so an unchanged consumer query's filter is an index condition. A declaration that
@@ -91,7 +91,7 @@ TEST_F(PromotedFieldsTest, MigrateAddsATypedColumnWithItsIndexAndTrigger) {
                      "DESC)'")[0]
                 .as<int>(),
             1);
-  // The expression index of migration 023 is gone: no query reads that expression any more.
+  // The field's expression index is gone: no query reads that expression any more.
   EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_indexes WHERE tablename = 'auth' AND indexdef "
                      "LIKE '%json_int64%'")[0]
                 .as<int>(),

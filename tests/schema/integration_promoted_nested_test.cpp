@@ -1,4 +1,4 @@
-// Promoted fields inside metadata's REPEATED records (migration 028): edge
+// Promoted fields inside metadata's REPEATED records (008_promoted_fields.sql): edge
 // metadata.response.status_code, request.method and request.path get <base>_min/_max columns, the
 // lowest and highest of the translator's element reads; the translator adds the row condition a
 // comparison on an element implies, so results stay exactly those of the jsonb reads (proved here
@@ -291,7 +291,7 @@ TEST_F(PromotedNestedTest, ResultsAreTheSameWithAndWithoutTheColumns) {
 TEST_F(PromotedNestedTest, AnEqualityListingReadsBothBranchesInOrder) {
   pqxx::connection conn(db_.dsn());
   pqxx::work tx(conn);
-  // Migration 041's index for the rows whose elements differ, one per nested field.
+  // The index (008_promoted_fields.sql) for the rows whose elements differ, one per nested field.
   EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_indexes WHERE schemaname = 'logs' AND tablename = "
                      "'edge' AND indexdef ~ '\\(project, \\(\\(p_[a-z_]+_min < "
                      "p_[a-z_]+_max\\)\\), \"timestamp\" DESC\\)'")[0]

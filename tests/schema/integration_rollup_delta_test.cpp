@@ -1,4 +1,4 @@
-// The edge rollup's delta (migration 035): inserts append their minute counts to
+// The edge rollup's delta (005_edge_rollup.sql): inserts append their minute counts to
 // logs.edge_api_minute_delta and logs.compact_edge_rollups() folds them into logs.edge_api_minute.
 // The chart counts delta rows before any compaction, equals the raw query before, during and
 // after one (also with writers and a compactor running at once), compaction is idempotent and

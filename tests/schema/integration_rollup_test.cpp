@@ -1,5 +1,5 @@
-// The edge rollups of migration 020 against the raw tables: the shipped usage.api-counts query
-// (which reads logs.edge_api_minute when that is exact) returns exactly what the raw query of
+// The edge rollups of 005_edge_rollup.sql against the raw tables: the shipped usage.api-counts
+// query (which reads logs.edge_api_minute when that is exact) returns exactly what the raw query of
 // tests/fixtures/volume returns, for every interval and for project values that take the rollup
 // and values that must fall back, on 30k generated events plus hand-made awkward ones.
 #include <gtest/gtest.h>

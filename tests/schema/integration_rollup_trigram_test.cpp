@@ -1,8 +1,9 @@
-// The proof behind usage.api-counts' rollup (migration 025): logs.edge_url_rest_trigrams holds
-// pg_trgm's inner trigrams of the lower-cased words of every URL rest, and the chart reads the
-// rollup only when a trigram of a lower-cased alphanumeric run of @project is missing. Hand-made
-// URLs with mixed case, '-' and '_' inside projects and multibyte words show which path answers
-// (a marker added to the rollup alone) and that both answer exactly what the raw query does.
+// The proof behind usage.api-counts' rollup (005_edge_rollup.sql): logs.edge_url_rest_trigrams
+// holds pg_trgm's inner trigrams of the lower-cased words of every URL rest, and the chart reads
+// the rollup only when a trigram of a lower-cased alphanumeric run of @project is missing.
+// Hand-made URLs with mixed case, '-' and '_' inside projects and multibyte words show which path
+// answers (a marker added to the rollup alone) and that both answer exactly what the raw query
+// does.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -1,5 +1,5 @@
-// Late events for cold days on a sharded coordinator (migration 031): rows that PostgreSQL routes
-// to a foreign partition of logs.edge, which carries migration 020's rollups and a declared one,
+// Late events for cold days on a sharded coordinator (007_shards.sql): rows that PostgreSQL routes
+// to a foreign partition of logs.edge, which carries the edge rollups and a declared one,
 // are stored on the node and counted by every rollup exactly as a rebuild counts them, whether
 // they come through lqe load (the COPY writer HTTP ingest shares) or plain SQL. The nodes are
 // other databases of the test cluster (postgres_fdw loopback); both layouts, by day and by
@@ -31,7 +31,8 @@ struct RollupDigests {
   bool operator==(const RollupDigests&) const = default;
 };
 
-// The minute rollup as the chart reads it: with the counts still in its delta (migration 035).
+// The minute rollup as the chart reads it: with the counts still in its delta
+// (005_edge_rollup.sql).
 std::string ApiMinuteDigest(pqxx::connection& conn) {
   pqxx::read_transaction tx(conn);
   return tx

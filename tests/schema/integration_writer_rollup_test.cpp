@@ -1,8 +1,8 @@
-// Migration 042: lqe's writers count their own rows into the edge rollups (EdgeRollupCounts) and
-// the trigger skips exactly the insert they announced. Checked against logs.rebuild_edge_rollups
-// on URLs chosen to tell the prefix regex and pg_trgm's lower-casing apart, with the function
-// calls counted to show which path counted (so the writer's rules matched this cluster's); then
-// the SQL handshake itself.
+// lqe's writers (005_edge_rollup.sql) count their own rows into the edge rollups (EdgeRollupCounts)
+// and the trigger skips exactly the insert they announced. Checked against
+// logs.rebuild_edge_rollups on URLs chosen to tell the prefix regex and pg_trgm's lower-casing
+// apart, with the function calls counted to show which path counted (so the writer's rules matched
+// this cluster's); then the SQL handshake itself.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -124,7 +124,7 @@ TEST_F(WriterRollupTest, AUrlThatIsNotAStringLeavesItsBatchToTheTrigger) {
   EXPECT_EQ(SnapshotAndRebuild(&rebuilt), rebuilt);
 }
 
-// The handshake of migration 042 in plain SQL: the trigger skips an insert of exactly the
+// The handshake of 005_edge_rollup.sql in plain SQL: the trigger skips an insert of exactly the
 // announced number of rows and marks it counted; the writer's counts are added once.
 TEST_F(WriterRollupTest, TheTriggerSkipsOnlyTheAnnouncedInsert) {
   pqxx::connection conn(db_->dsn());

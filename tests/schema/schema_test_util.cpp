@@ -102,10 +102,16 @@ std::vector<CommandResult> RunLqeTogether(const std::vector<std::vector<std::str
 }
 
 CommandResult RunLqe(const std::vector<std::string>& args, const std::string& stdin_file) {
+  std::vector<std::string> argv = {LqeBinary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunCommand(argv, stdin_file);
+}
+
+CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& stdin_file) {
   const std::string out_path = TempPath(".out");
   const std::string err_path = TempPath(".err");
-  std::string command = Quote(LqeBinary());
-  for (const auto& a : args) command += " " + Quote(a);
+  std::string command;
+  for (const auto& a : argv) command += (command.empty() ? "" : " ") + Quote(a);
   command += " <" + Quote(stdin_file.empty() ? "/dev/null" : stdin_file);
   command += " >" + Quote(out_path) + " 2>" + Quote(err_path);
   const int status = std::system(command.c_str());

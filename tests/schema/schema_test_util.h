@@ -14,6 +14,8 @@ struct CommandResult {
 
 // Runs build/lqe with `args` (each shell-quoted), stdin from `stdin_file` when not empty.
 CommandResult RunLqe(const std::vector<std::string>& args, const std::string& stdin_file = "");
+// Runs argv[0] (a program on PATH or a path) with the other arguments, as RunLqe does.
+CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& stdin_file = "");
 // Starts one lqe process per entry of `runs` at once and waits for all of them.
 std::vector<CommandResult> RunLqeTogether(const std::vector<std::vector<std::string>>& runs);
 // Writes `text` to a fresh temporary file and returns its path.

@@ -1,4 +1,4 @@
-// EdgeRollupCounts' two SQL definitions (migration 042): logs.url_prefix's regex and the
+// EdgeRollupCounts' two SQL definitions (005_edge_rollup.sql): logs.url_prefix's regex and the
 // trigrams logs.url_rest_trigrams keeps of pg_trgm's show_trgm. The integration test
 // WriterRollupTest checks them against the database itself.
 #include <gtest/gtest.h>

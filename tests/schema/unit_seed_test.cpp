@@ -24,7 +24,7 @@ TEST(CatalogueSeedTest, ParsesAndBuildsAllNineSources) {
   ASSERT_GT(entries.size(), 250u);
   const Catalog catalog = Catalog::FromEntries(entries, &error);
   ASSERT_EQ(error, "");
-  // The nine log sources, and the rollups of edge (migrations 020, 035) the chart reads.
+  // The nine log sources, and the rollups of edge (005_edge_rollup.sql) the chart reads.
   EXPECT_EQ(catalog.SourceNames(),
             (std::vector<std::string>{"auth", "edge", "edge_api_minute", "edge_api_minute_delta",
                                       "edge_url_rest_trigrams", "function_edge", "function_events",

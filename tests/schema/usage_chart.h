@@ -51,8 +51,8 @@ inline std::vector<std::string> RunChart(pqxx::work& tx, const PreparedChart& q,
 }
 
 // One digest of everything the chart reads from the rollup: the minute rows as the chart sees them
-// (rows not compacted yet, migration 035, count too) and the URL trigram index. A rebuild must
-// give the same digest as incremental maintenance.
+// (rows not compacted yet, 005_edge_rollup.sql, count too) and the URL trigram index. A rebuild
+// must give the same digest as incremental maintenance.
 inline constexpr const char* kRollupSnapshotSql =
     "SELECT (SELECT md5(string_agg(a::text, ',' ORDER BY a.ts, a.prefix)) FROM (SELECT "
     "\"timestamp\" AS ts, url_prefix AS prefix, sum(requests), sum(rest_requests), "

@@ -1,4 +1,4 @@
-// The bq.* helper functions of migration 050, called directly on the real cluster. Expected
+// The bq.* helper functions of 009_bq_core.sql, called directly on the real cluster. Expected
 // values follow BigQuery's documented SAFE_CAST, OFFSET and APPROX_QUANTILES semantics.
 #include <gtest/gtest.h>
 

@@ -148,7 +148,7 @@ TEST_F(Explain, StoredListingWithBoundsUsesTheIndexWithoutSort) {
 }
 
 // The bounds are plain ranges on the partition key, constants once the parameters are bound
-// (bq.timestamp_constant, migration 070): PostgreSQL prunes the day partitions outside them while
+// (bq.timestamp_constant, 011_bq_time.sql): PostgreSQL prunes the day partitions outside them while
 // planning, so it plans only the days in range (on a sharded coordinator, a node holding only
 // other days is never contacted). Before 070 it planned every day and pruned at executor start.
 TEST_F(Explain, StoredListingBoundsPruneDayPartitionsWhilePlanning) {

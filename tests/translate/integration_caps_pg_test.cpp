@@ -1,5 +1,5 @@
 // The translator's size caps and its ORDER BY collation on the real cluster: arguments only known
-// at run time reach the bq.* helpers of migration 052, which raise SQLSTATE 22023 (a 400 through
+// at run time reach the bq.* helpers of 009_bq_core.sql, which raise SQLSTATE 22023 (a 400 through
 // the gateway) over a cap and return the plain PostgreSQL result below it; SELECT DISTINCT and
 // STRING_AGG(DISTINCT ...) ordered by a STRING run and sort byte-wise, as in BigQuery.
 #include <gtest/gtest.h>

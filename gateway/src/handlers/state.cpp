@@ -44,8 +44,8 @@ std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* er
                      row[3].is_null() ? "NULLABLE" : row[3].c_str()};
       merged[{e.source, e.path}] = e;
     }
-    // Backfilled promoted fields (migration 027) are read from their typed columns, when the
-    // column holds the type the catalogue has now (an INT64 later widened to FLOAT64 does not).
+    // Backfilled promoted fields (008_promoted_fields.sql) are read from their typed columns, when
+    // the column holds the type the catalogue has now (an INT64 later widened to FLOAT64 does not).
     if (tx.exec1("SELECT to_regclass('logs.promoted_backfill') IS NOT NULL")[0].as<bool>()) {
       for (const auto& row : tx.exec("SELECT source, path, bq_type, column_name "
                                      "FROM logs.promoted_fields WHERE backfilled")) {

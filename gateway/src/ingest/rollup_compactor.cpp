@@ -51,7 +51,8 @@ void RollupCompactor::Run() {
       last_error.clear();
     } catch (const std::exception& e) {
       failures_.fetch_add(1);
-      // Once per distinct failure: a database without migration 035 fails every interval.
+      // Once per distinct failure: a database without logs.compact_edge_rollups fails every
+      // interval.
       if (e.what() != last_error) {
         last_error = e.what();
         spdlog::warn("rollup compaction failed (charts stay exact; retrying every {} ms): {}",

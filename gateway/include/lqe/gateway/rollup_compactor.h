@@ -1,4 +1,4 @@
-// The gateway's background compaction of the edge rollup's delta (migration 035): every
+// The gateway's background compaction of the edge rollup's delta (005_edge_rollup.sql): every
 // ingest.compact_interval_ms, and sooner once HTTP ingest has written ingest.compact_after_events
 // events since the last run, it calls logs.compact_edge_rollups() over its own connection. The
 // chart is exact either way; compaction only keeps the delta it reads small. It runs only once its

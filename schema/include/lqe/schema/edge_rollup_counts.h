@@ -1,9 +1,10 @@
-// The edge rollups' counting of migration 042, done by the writer: what logs.add_edge_rollup_rows
-// makes of a batch's rows (delta rows per UTC minute and URL prefix, the inner plain trigrams of
-// the URL rests per UTC day), made in C++ from the strings the writer holds anyway, so PostgreSQL
-// only stores the result. Written by hand: it must reproduce three SQL expressions exactly
-// (logs.url_prefix's regex, strpos, and pg_trgm's show_trgm as logs.url_rest_trigrams filters
-// it), and BatchWriter checks them against the database before using it (EdgeRollupRulesMatch).
+// The edge rollups' counting of 005_edge_rollup.sql, done by the writer: what
+// logs.add_edge_rollup_rows makes of a batch's rows (delta rows per UTC minute and URL prefix, the
+// inner plain trigrams of the URL rests per UTC day), made in C++ from the strings the writer holds
+// anyway, so PostgreSQL only stores the result. Written by hand: it must reproduce three SQL
+// expressions exactly (logs.url_prefix's regex, strpos, and pg_trgm's show_trgm as
+// logs.url_rest_trigrams filters it), and BatchWriter checks them against the database before using
+// it (EdgeRollupRulesMatch).
 #pragma once
 
 #include <array>

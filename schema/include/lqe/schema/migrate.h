@@ -19,8 +19,8 @@ class SchemaError : public std::runtime_error {
 };
 
 struct Migration {
-  int version = 0;   // 1 for "001_log_tables.sql"
-  std::string name;  // "001_log_tables.sql"
+  int version = 0;   // 1 for "001_roles.sql"
+  std::string name;  // "001_roles.sql"
   std::string_view sql;
   std::string checksum;  // SHA-256 hex of the file
 };
@@ -31,7 +31,6 @@ std::vector<Migration> ParseMigrations(const std::vector<EmbeddedFile>& files);
 
 struct MigrateOptions {
   // The database's read-only login role. Unset: the role recorded by an earlier run, else
-  // lqe_gateway for a database first migrated before roles were per database, else
   // lqe_gateway_<database>.
   std::optional<std::string> gateway_role;
   std::optional<std::string> gateway_password;  // sets the gateway role's password when given
@@ -45,8 +44,11 @@ struct MigrateOptions {
 struct MigrateReport {
   std::vector<std::string> applied;  // names applied by this run
   int already_applied = 0;
-  int catalogue_rows_added = 0;                     // seed rows that were missing
-  int promoted_indexes_created = 0;                 // expression indexes (before migration 027)
+  // The database held the migrations lqe had before its schema baseline, complete: their rows
+  // were replaced by the baseline's (lqe/schema/migration_history.h).
+  bool restamped_pre_baseline = false;
+  int catalogue_rows_added = 0;      // seed rows that were missing
+  int promoted_indexes_created = 0;  // expression indexes (without promote_field_columns)
   std::vector<std::string> promoted_columns_added;  // e.g. "auth.p_status"
   std::vector<std::string> partitions_backfilled;   // partitions whose promoted columns were filled
   std::vector<std::string> partitions_created;      // e.g. "edge_p20261121"
@@ -59,9 +61,9 @@ struct MigrateReport {
 std::string DefaultGatewayRole(const std::string& database);
 
 // Applies the pending migrations to the database of `conn`, then configures the gateway role
-// (logs.configure_gateway_role). Throws SchemaError when an applied
-// migration's checksum differs from the embedded one (the file was edited after release), and
-// pqxx errors from the server.
+// (logs.configure_gateway_role). A database migrated before the schema baseline is re-stamped
+// first. Throws SchemaError, before applying anything, when the recorded history cannot be
+// continued (CheckAppendOnly, IsPreBaselineChain), and pqxx errors from the server.
 MigrateReport Migrate(pqxx::connection& conn, const MigrateOptions& options);
 MigrateReport Migrate(pqxx::connection& conn, const std::vector<Migration>& migrations,
                       const MigrateOptions& options);

@@ -1,4 +1,4 @@
-// Daily partitions of the log tables (the SQL side lives in migrations/003).
+// Daily partitions of the log tables (the SQL side lives in migrations/004_partitions.sql).
 #pragma once
 
 #include <pqxx/connection>

@@ -1,4 +1,4 @@
-// Folding the edge rollup's delta (migration 035) into logs.edge_api_minute: lqe load runs it
+// Folding the edge rollup's delta (005_edge_rollup.sql) into logs.edge_api_minute: lqe load runs it
 // when it finishes and the gateway in the background. Answers never change; only the size of
 // the delta the chart reads does.
 #pragma once

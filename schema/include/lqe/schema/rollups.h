@@ -1,7 +1,7 @@
 // Declared rollups: per-bucket aggregates of one log table (the `rollups:` section of a gateway
 // config), each kept in logs.rollup_<name> by a statement trigger in the inserting transaction.
 // `lqe migrate --config` creates, backfills, rebuilds (changed definition) and drops (removed
-// from the config) them; `lqe retention` trims them with the base table (migration 024).
+// from the config) them; `lqe retention` trims them with the base table (006_declared_rollups.sql).
 #pragma once
 
 #include <pqxx/connection>
