@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Why lqe's cache-hit tails were longer than nginx's in bench/http/run.sh: the same lqe binary
-# started in the bench script's session (as run.sh did before) and in a session of its own (as
+# started in the bench script's session and in a session of its own (as
 # nginx is once it daemonises, and lqe under systemd), against nginx, runs interleaved, each
 # server on CPU 0 and wrk on the rest. With the kernel's autogroup scheduling a session is one
 # scheduling group, so an lqe sharing the script's session also shares its CPU weight with wrk.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ingest benchmark, one run on the same events (issue 11 item 6):
+# Ingest benchmark, one run on the same events:
 #   1. floor:  bare COPY of the raw NDJSON into a one-column jsonb table, 2 parallel connections
 #              (what this storage costs on this machine before lqe does anything);
 #   2. load:   `lqe load` of the file;

@@ -55,8 +55,8 @@ std::string GetWithHeader(const std::string& target, const std::string& name,
 }
 
 TEST_F(HostileHttpTest, A64KiBHeaderFieldIsRefusedOrServedNeverFatal) {
-  // Beast's own field container throws on a field of 64 KiB or more: that used to end the
-  // process, unauthenticated, on any route. Under the default 64 KiB limit it is a 431...
+  // Beast's own field container throws on a field of 64 KiB or more: uncaught, that would end
+  // the process, unauthenticated, on any route. Under the default 64 KiB limit it is a 431...
   {
     auto s = Start();
     for (std::size_t size : {65534u, 65535u, 65536u, 100000u}) {

@@ -32,7 +32,7 @@ std::string Quote(const std::string& arg) {
 }
 
 // One directory per test process, removed when the process exits: the files written here (NDJSON
-// inputs of up to 50 MB, configs, captured output) used to outlive every run.
+// inputs of up to 50 MB, configs, captured output) must not outlive the run.
 class ProcessTempDir {
  public:
   ProcessTempDir()
