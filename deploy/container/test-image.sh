@@ -94,7 +94,8 @@ lqe_podman_run -d --name "$CONTAINER" \
 
 # The image's own HEALTHCHECK (lqe health), as compose's service_healthy waits for it.
 healthy=0
-for _ in $(seq 1 60); do
+deadline=$((SECONDS + 120))  # migrating a fresh database takes a while on a loaded machine
+while ((SECONDS < deadline)); do
   if lqe_podman healthcheck run "$CONTAINER" >/dev/null 2>&1; then
     healthy=1
     break

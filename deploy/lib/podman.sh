@@ -7,7 +7,8 @@ read -r -a LQE_PODMAN_CONTAINER_OPTS <<<"${LQE_PODMAN_CONTAINER:---ulimit nofile
 
 lqe_podman() { podman "${LQE_PODMAN_GLOBAL_OPTS[@]}" "$@"; }
 # Never pulls: the base image is built locally (deploy/container/test-image.sh) or already there.
-lqe_podman_build() { lqe_podman build --pull=never "${LQE_PODMAN_CONTAINER_OPTS[@]}" "$@"; }
+# --format docker: the OCI image format has no HEALTHCHECK, and podman would drop it.
+lqe_podman_build() { lqe_podman build --format docker --pull=never "${LQE_PODMAN_CONTAINER_OPTS[@]}" "$@"; }
 lqe_podman_run() { lqe_podman run "${LQE_PODMAN_CONTAINER_OPTS[@]}" "$@"; }
 
 # lqe_build_context DIR [prebuilt]: the image's build context in DIR: the working tree's files

@@ -46,7 +46,7 @@ cp "$DEB" build/package/
 say "built build/package/$(basename "$DEB") ($(($(stat -c %s "$DEB") / 1000)) kB)"
 
 # lintian: no warning or error (overrides, each with its reason: debian/lqe.lintian-overrides).
-lintian --fail-on warning,error --no-tag-display-limit "$DEB" || fail "lintian"
+lintian --fail-on warning,error --tag-display-limit 0 "$DEB" || fail "lintian"
 say "lintian clean"
 
 # The layout, as cmake/Install.cmake lays it out.
