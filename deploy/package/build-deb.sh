@@ -63,9 +63,13 @@ dpkg-deb -I "$DEB" conffiles | grep -qx /etc/lqe/lqe.yaml || fail "/etc/lqe/lqe.
 # Unpacked into a scratch root: the units verify against it, and the binary runs from it.
 ROOTFS=$TMP/root
 dpkg-deb -x "$DEB" "$ROOTFS"
-SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no --root="$ROOTFS" \
-  "$ROOTFS/lib/systemd/system/lqe.service" "$ROOTFS/lib/systemd/system/lqe-retention.service" \
-  "$ROOTFS/lib/systemd/system/lqe-retention.timer" 2>"$TMP/verify.log" || true
+# verify checks each Exec binary on this host: the copies name the unpacked one.
+mkdir -p "$TMP/units"
+for unit in lqe.service lqe-retention.service lqe-retention.timer; do
+  sed "s|/usr/bin/lqe|$ROOTFS/usr/bin/lqe|" "$ROOTFS/lib/systemd/system/$unit" >"$TMP/units/$unit"
+done
+SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no "$TMP/units/lqe.service" \
+  "$TMP/units/lqe-retention.service" "$TMP/units/lqe-retention.timer" 2>"$TMP/verify.log" || true
 if [[ -s $TMP/verify.log ]]; then
   cat "$TMP/verify.log" >&2
   fail "systemd-analyze verify"
