@@ -6,10 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <boost/json/parse.hpp>
 #include <boost/url/encode.hpp>
 #include <boost/url/parse.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <pqxx/pqxx>
@@ -36,8 +38,12 @@ int FreePort() {
 }
 
 std::string NowIso() {
-  auto now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
-  return std::format("{:%FT%TZ}", now);
+  std::time_t seconds = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  std::array<char, 64> buf{};
+  std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf.data();
 }
 
 // `lqe <args>` with the process environment plus `vars`; output goes to a log file in `dir`.
