@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages lqe needs, when any are missing: to build and run it by default,
-# plus what the tests and gates need with --test, plus the load-test tools with --bench.
+# plus what the tests and gates need with --test, the container image test with --image, the
+# Debian package build with --package, and the load-test tools with --bench.
 # Everything comes from Debian's archive; nothing is downloaded from anywhere else.
 set -euo pipefail
 
@@ -21,17 +22,26 @@ TEST_PACKAGES=(
   clang libclang-rt-14-dev clang-format clang-tidy
   git
 )
+# The container image test (deploy/container/test-image.sh): podman with runc (crun fails on
+# some cgroup layouts), mmdebstrap to build the debian:12-slim base from Debian's archive, jq to
+# shape the Vector batch it sends.
+IMAGE_PACKAGES=(podman runc mmdebstrap uidmap jq)
+# The Debian package (deploy/package/build-deb.sh): dpkg-buildpackage and debhelper, lintian,
+# systemd-analyze (systemd) to verify the units, adduser (its postinst).
+PACKAGE_PACKAGES=(dpkg-dev debhelper lintian systemd adduser)
 # Only for bench/ (load tests side by side with nginx; bench/volume/storage.sh's FS=btrfs).
 BENCH_PACKAGES=(libbenchmark-dev wrk nginx-light btrfs-progs btrfs-compsize)
 
 usage() {
-  echo "usage: deploy/install-deps.sh [--test] [--bench]" >&2
+  echo "usage: deploy/install-deps.sh [--test] [--image] [--package] [--bench]" >&2
   exit 2
 }
 want=("${BUILD_PACKAGES[@]}")
 for arg in "$@"; do
   case "$arg" in
     --test) want+=("${TEST_PACKAGES[@]}") ;;
+    --image) want+=("${IMAGE_PACKAGES[@]}") ;;
+    --package) want+=("${PACKAGE_PACKAGES[@]}") ;;
     --bench) want+=("${BENCH_PACKAGES[@]}") ;;
     *) usage ;;
   esac

@@ -10,7 +10,10 @@
 #  7. the oracle suite: lqe against the ZetaSQL reference evaluator (deploy/oracle.sh);
 #  8. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
 #     against the same cluster (LQE_SANITIZE_STEP=0 skips this step in a local run, not in CI);
-#  9. the fuzz smoke run (deploy/fuzz.sh).
+#  9. the Debian package and the container image, both from build/lqe: deploy/package/build-deb.sh
+#     --prebuilt (lintian, systemd-analyze verify, the unpacked binary run) and
+#     deploy/container/test-image.sh (podman, against the throwaway cluster's server);
+# 10. the fuzz smoke run (deploy/fuzz.sh).
 # The cluster is stopped even on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +33,7 @@ started=$SECONDS
 step() { echo "test.sh: [$((SECONDS - started))s] $*"; }
 
 step "dependencies"
-bash deploy/install-deps.sh --test
+bash deploy/install-deps.sh --test --image --package
 # pino-logflare (npm, locked) for tests/ingest_clients; its test fails when this is missing.
 bash deploy/install-ingest-clients.sh
 
@@ -94,6 +97,15 @@ if [[ -n ${CI:-} || ${LQE_SANITIZE_STEP:-1} != 0 ]]; then
 else
   step "sanitizer step skipped (LQE_SANITIZE_STEP=0)"
 fi
+
+# Shipping: the .deb and the image from the Release build's build/lqe, so no second compile (the
+# full builds from source are the same scripts without --prebuilt / with --full). Together about
+# a minute once the image test's base image is cached (~/.cache/lqe; the first run builds it with
+# mmdebstrap in about four minutes). Either fails the run when its tools cannot work here.
+step "Debian package (from build/lqe)"
+bash deploy/package/build-deb.sh --prebuilt
+step "container image (from build/lqe, podman, against PostgreSQL)"
+bash deploy/container/test-image.sh
 
 # Fuzz smoke: libFuzzer targets built with clang, each run for a short fixed time. Called with
 # bash so a lost execute bit cannot skip it.

@@ -1,10 +1,12 @@
-// lqe serve --config FILE: load and validate the config, then serve until SIGTERM/SIGINT.
+// lqe serve [--config FILE] [--migrate]: load and validate the config (the file, the
+// environment, or both), optionally migrate the database, then serve until SIGTERM/SIGINT.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "commands.h"
+#include "lqe/gateway/env_config.h"
 #include "lqe/gateway/server.h"
 
 namespace lqe::cli {
@@ -12,8 +14,21 @@ namespace lqe::cli {
 void RegisterServe(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("serve", "Serve the configured endpoints over HTTP");
   auto config = std::make_shared<std::string>();
-  cmd->add_option("--config,-c", *config, "YAML config file")->required();
-  cmd->callback([config, exit_code] {
+  auto migrate = std::make_shared<bool>(false);
+  cmd->add_option("--config,-c", *config,
+                  "YAML config file (default: $LQE_CONFIG; none: configured by the environment, "
+                  "see docs/deploy.md)");
+  cmd->add_flag("--migrate", *migrate, "Migrate the database before serving (also: LQE_MIGRATE=1)");
+  cmd->callback([config, migrate, exit_code] {
+    const gateway::EnvLookup env = gateway::ProcessEnvironment();
+    if (config->empty()) *config = env("LQE_CONFIG").value_or("");
+    if (*migrate || gateway::EnvFlag(env, "LQE_MIGRATE")) {
+      if (std::string error = MigrateForServe(*config); !error.empty()) {
+        std::cerr << "lqe serve: migrate: " << error << "\n";
+        *exit_code = 1;
+        return;
+      }
+    }
     auto metrics = std::make_shared<gateway::Metrics>();
     std::string error;
     auto state = gateway::BuildState(*config, metrics.get(), &error);

@@ -21,8 +21,13 @@ void RegisterServe(CLI::App& app, int* exit_code);      // gateway: the HTTP ser
 void RegisterCheck(CLI::App& app, int* exit_code);      // gateway: validate a config
 void RegisterKeygen(CLI::App& app, int* exit_code);     // gateway: new API key and its SHA-256
 void RegisterCluster(CLI::App& app, int* exit_code);    // gateway: nodes, roles, lag, partitions
+void RegisterHealth(CLI::App& app, int* exit_code);     // gateway: probe /health (healthchecks)
 
 // The `shards:` of a gateway config (empty plan: none). Throws with every config problem.
 schema::ShardPlan ShardPlanFromConfig(const std::string& config_path);
+
+// Migrates the database of a config (file and/or environment) before `lqe serve` serves;
+// returns the problem, or empty.
+std::string MigrateForServe(const std::string& config_path);
 
 }  // namespace lqe::cli

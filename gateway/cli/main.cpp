@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   lqe::cli::RegisterRetention(app, &exit_code);
   lqe::cli::RegisterGenerate(app, &exit_code);
   lqe::cli::RegisterCluster(app, &exit_code);
+  lqe::cli::RegisterHealth(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

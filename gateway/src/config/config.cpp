@@ -9,6 +9,7 @@
 
 #include "config/yaml_util.h"
 #include "lqe/gateway/auth.h"
+#include "lqe/gateway/env_config.h"
 
 namespace lqe::gateway {
 namespace config {
@@ -31,28 +32,20 @@ using config::Problems;
 namespace {
 
 void ParseListen(const std::string& file, const YAML::Node& node, Config& c) {
-  std::string listen = GetString(file, node, "listen");
-  std::size_t colon = listen.rfind(':');
-  if (colon == std::string::npos) Fail(file, node, "listen must be host:port");
-  c.listen_host = listen.substr(0, colon);
-  if (c.listen_host.size() >= 2 && c.listen_host.front() == '[') {
-    c.listen_host = c.listen_host.substr(1, c.listen_host.size() - 2);
-  }
-  try {
-    int port = std::stoi(listen.substr(colon + 1));
-    if (port < 0 || port > 65535) throw std::out_of_range("port");
-    c.listen_port = static_cast<std::uint16_t>(port);
-  } catch (const std::exception&) {
-    Fail(file, node, "listen must be host:port with a port between 0 and 65535");
+  std::string error;
+  if (!config::SplitListen(GetString(file, node, "listen"), &c.listen_host, &c.listen_port,
+                           &error)) {
+    Fail(file, node, error);
   }
 }
 
-void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
+void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node& node,
+                   const EnvSupplies& env, Config& c) {
   CheckKeys(problems, file, node, "database",
             {"dsn", "pool_size", "statement_timeout_ms", "warming_timeout_ms", "connect_timeout_ms",
              "max_queries_per_key", "replicas", "max_replica_lag_ms", "replica_check_interval_ms"});
-  if (!node["dsn"]) Fail(file, node, "database.dsn is required");
-  c.dsn = GetString(file, node["dsn"], "database.dsn");
+  if (!node["dsn"] && !env.database) Fail(file, node, "database.dsn is required");
+  if (node["dsn"]) c.dsn = GetString(file, node["dsn"], "database.dsn");
   if (node["pool_size"]) {
     c.pool_size = static_cast<int>(GetInt(file, node["pool_size"], "pool_size", 1, 1000));
   }
@@ -234,7 +227,8 @@ void CheckUnique(Problems& problems, const Config& c) {
 
 // Every top-level key is read on its own, every API key and endpoint too: one broken part is
 // reported and the rest still read.
-void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& root, Config& c) {
+void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& root,
+               const EnvSupplies& env, Config& c) {
   CheckKeys(problems, file, root, "the config",
             {"listen", "io_threads", "worker_threads", "database", "catalogue_file",
              "cache_max_bytes", "http", "log_level", "access_log", "api_keys", "endpoints_dir",
@@ -253,8 +247,11 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
     });
   }
   read([&] {
-    if (!root["database"]) Fail(file, root, "the database section is required");
-    ParseDatabase(problems, file, root["database"], c);
+    if (root["database"]) {
+      ParseDatabase(problems, file, root["database"], env, c);
+    } else if (!env.database) {
+      Fail(file, root, "the database section is required");
+    }
   });
   if (root["catalogue_file"]) {
     read([&] {
@@ -308,7 +305,7 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
       }
     });
   }
-  if (c.endpoints.empty() && problems.empty()) {
+  if (c.endpoints.empty() && problems.empty() && !env.endpoints) {
     problems.Add(
         ConfigError{file, LineOf(root), "no endpoints defined (endpoints_dir or endpoints)"});
   }
@@ -329,19 +326,28 @@ std::string ConfigErrors::ToString() const {
 }
 
 Config LoadConfigCollecting(const std::string& path, std::vector<ConfigError>* errors) {
+  return LoadConfigCollecting(path, ProcessEnvironment(), errors);
+}
+
+Config LoadConfigCollecting(const std::string& path, const EnvLookup& env,
+                            std::vector<ConfigError>* errors) {
   Config c;
-  c.path = std::filesystem::absolute(path).string();
   Problems problems;
-  problems.Collect(path, [&] {
-    YAML::Node root;
-    try {
-      root = YAML::LoadFile(path);
-    } catch (const YAML::BadFile&) {
-      throw ConfigError{path, 0, "cannot read the config file"};
-    }
-    ParseRoot(problems, path, root, c);
-  });
+  if (!path.empty()) {
+    c.path = std::filesystem::absolute(path).string();
+    problems.Collect(path, [&] {
+      YAML::Node root;
+      try {
+        root = YAML::LoadFile(path);
+      } catch (const YAML::BadFile&) {
+        throw ConfigError{path, 0, "cannot read the config file"};
+      }
+      ParseRoot(problems, path, root, WhatEnvironmentSupplies(env), c);
+    });
+  }
   for (ConfigError& e : problems.list()) errors->push_back(std::move(e));
+  // Variables that are set override the file: a container's settings win over a baked-in file.
+  ApplyEnvironment(env, path.empty(), c, errors);
   return c;
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "lqe/base/suggest.h"
 
@@ -68,6 +69,27 @@ std::string ReadFile(const std::string& path, bool* ok) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+bool SplitListen(const std::string& listen, std::string* host, std::uint16_t* port,
+                 std::string* error) {
+  const std::size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) {
+    *error = "listen must be host:port";
+    return false;
+  }
+  std::string h = listen.substr(0, colon);
+  if (h.size() >= 2 && h.front() == '[') h = h.substr(1, h.size() - 2);
+  try {
+    const int p = std::stoi(listen.substr(colon + 1));
+    if (p < 0 || p > 65535) throw std::out_of_range("port");
+    *port = static_cast<std::uint16_t>(p);
+  } catch (const std::exception&) {
+    *error = "listen must be host:port with a port between 0 and 65535";
+    return false;
+  }
+  *host = std::move(h);
+  return true;
 }
 
 std::string ResolvePath(const std::string& base_file, const std::string& relative) {

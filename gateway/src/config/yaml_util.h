@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -46,6 +47,9 @@ long long GetInt(const std::string& file, const YAML::Node& node, std::string_vi
                  long long min, long long max);
 bool GetBool(const std::string& file, const YAML::Node& node, std::string_view key);
 std::string ReadFile(const std::string& path, bool* ok);
+// "host:port" (or "[v6]:port") into its parts; false with *error set when it is not one.
+bool SplitListen(const std::string& listen, std::string* host, std::uint16_t* port,
+                 std::string* error);
 std::string ResolvePath(const std::string& base_file, const std::string& relative);
 
 }  // namespace lqe::gateway::config
