@@ -16,13 +16,13 @@ class ProgressReporter {
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
 
   struct Line {
-    std::string step;         // "backfilling promoted columns"; a new step restarts rate and ETA
-    std::string item;         // what is worked on now: a partition, a rollup ("" none)
+    std::string step{};       // "backfilling promoted columns"; a new step restarts rate and ETA
+    std::string item{};       // what is worked on now: a partition, a rollup ("" none)
     std::uint64_t done = 0;   // work finished, of total
     std::uint64_t total = 0;  // 0: unknown (no percentage, no ETA)
     bool bytes = false;       // done and total count bytes
     std::uint64_t count = 0;  // with count_noun: shown as a rate over the step, e.g. "events/s"
-    std::string count_noun;
+    std::string count_noun{};
   };
 
   // `columns`: the terminal's width (a longer line would wrap and break the redraw); 0: unknown.

@@ -9,10 +9,10 @@
 namespace lqe::schema {
 
 struct WorkProgress {
-  std::string_view step;  // "backfilling promoted columns"
-  std::string_view item;  // what is being worked on now: a partition, a rollup ("" none)
-  std::size_t done = 0;   // items of the step finished before this one
-  std::size_t total = 0;  // items in the step; 0: not known
+  std::string_view step{};  // "backfilling promoted columns"
+  std::string_view item{};  // what is being worked on now: a partition, a rollup ("" none)
+  std::size_t done = 0;     // items of the step finished before this one
+  std::size_t total = 0;    // items in the step; 0: not known
 };
 
 // Called before each item starts; an empty function reports nothing.
