@@ -157,7 +157,8 @@ TEST_F(TranslateCliTest, UnknownEndpointAndMisusedOptionsAreRefused) {
   };
   const std::vector<Case> cases = {
       {"--config " + ShellQuote(config_) + " --endpoint nope",
-       "lqe translate: no endpoint named nope in " + config_ + "\n"},
+       "lqe translate: no endpoint named nope in " + config_ +
+           " (endpoints: inline.plain, inline.sandboxed, logs.all, usage.api-counts)\n"},
       {"--config " + ShellQuote(config_), "lqe translate: --config needs --endpoint NAME\n"},
       {"--endpoint logs.all", "lqe translate: --endpoint needs --config\n"},
       {"--sql x",
