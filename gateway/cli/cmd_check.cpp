@@ -1,6 +1,7 @@
 // lqe check --config FILE: validate a config (keys, endpoint files, parameters, and every stored
 // query through the translator) without serving. Every problem is printed, not only the first.
-// The catalogue comes from Postgres when reachable and from catalogue_file otherwise.
+// The catalogue comes from Postgres when reachable, else from catalogue_file, else the seed
+// catalogue built into lqe (with a note on stderr).
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <vector>
@@ -15,8 +16,10 @@ void RegisterCheck(CLI::App& app, int* exit_code) {
   auto config = std::make_shared<std::string>();
   cmd->add_option("--config,-c", *config, "YAML config file")->required();
   cmd->callback([config, exit_code] {
+    UseStderrLog("lqe check");
     std::vector<gateway::ConfigError> problems;
-    auto state = gateway::BuildState(*config, nullptr, &problems);
+    auto state = gateway::BuildState(*config, nullptr, &problems,
+                                     gateway::BuildOptions{.builtin_catalogue_offline = true});
     if (!state) {
       for (const auto& p : problems) std::cerr << "lqe check: " << p.ToString() << "\n";
       std::cerr << "lqe check: " << problems.size()

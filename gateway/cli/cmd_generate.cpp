@@ -1,11 +1,13 @@
 // lqe generate: deterministic demo events (NDJSON in the ingest shape) for `lqe load`.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include "commands.h"
+#include "lqe/base/suggest.h"
 #include "lqe/schema/demo_events.h"
 
 namespace lqe::cli {
@@ -82,11 +84,17 @@ void RegisterGenerate(CLI::App& app, int* exit_code) {
   for (const auto& s : demo::GeneratorSources()) sources += ", " + s;
   cmd->add_option("--source", flags->source, "Log source: " + sources)
       ->required()
-      ->check(CLI::IsMember([] {
-        auto names = demo::GeneratorSources();
-        names.push_back("all");
-        return names;
-      }()));
+      ->check(CLI::Validator(
+          [sources](const std::string& source) -> std::string {
+            auto names = demo::GeneratorSources();
+            names.push_back("all");
+            if (std::find(names.begin(), names.end(), source) != names.end()) return "";
+            const std::string near = ClosestMatch(source, names, SuggestionLimit(source));
+            return "unknown source '" + source + "'" +
+                   (near.empty() ? " (sources: " + sources + ")"
+                                 : "; did you mean '" + near + "'?");
+          },
+          "SOURCE"));
   cmd->add_option("--count", flags->count, "Events to write (per source with all; default 1000)");
   cmd->add_option("--seed", flags->seed, "Random seed; same seed, same output (default 1)");
   cmd->add_option("--now", flags->now,

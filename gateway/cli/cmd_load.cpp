@@ -1,12 +1,14 @@
 // lqe load: NDJSON events (ingest shape) into one log table.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 
 #include "commands.h"
 #include "lqe/schema/loader.h"
+#include "progress_reporter.h"
 
 namespace lqe::cli {
 namespace {
@@ -43,6 +45,20 @@ void PrintSummary(const schema::LoadStats& stats) {
                static_cast<long long>(stats.rejected), conflicts.c_str(), inferred.c_str(),
                stats.seconds, rate);
   if (stats.timestamps_inferred > 0) std::fprintf(stdout, "%s\n", InferredLines(stats).c_str());
+}
+
+// On a terminal: bytes read (of the file's size, with an ETA, unless reading stdin) and events/s.
+std::function<void(std::uint64_t, std::int64_t)> DrawLoad(ProgressReporter& progress,
+                                                          const std::string& file) {
+  std::error_code ec;
+  const std::uint64_t total = file == "-" ? 0 : std::filesystem::file_size(file, ec);
+  return [&progress, total = ec ? 0 : total](std::uint64_t bytes, std::int64_t lines) {
+    progress.Show({.done = bytes,
+                   .total = total,
+                   .bytes = true,
+                   .count = static_cast<std::uint64_t>(lines),
+                   .count_noun = "events"});
+  };
 }
 
 }  // namespace
@@ -83,10 +99,15 @@ void RegisterLoad(CLI::App& app, int* exit_code) {
       in = &file;
     }
     schema::LoadStats stats;
+    ProgressReporter progress = ProgressReporter::OnStderr("lqe load");
+    ProgressSafeStream errors(std::cerr, progress);
+    schema::LoadOptions options = flags->options;
+    options.progress = DrawLoad(progress, flags->file);
     try {
-      schema::LoadNdjson(flags->options, *in, std::cerr, &stats);
+      schema::LoadNdjson(options, *in, errors, &stats);
       *exit_code = stats.rejected > 0 ? 1 : 0;
     } catch (const std::exception& e) {
+      progress.Clear();
       // A failed load has no summary (it would read as a finished one); only what stays stored.
       std::cerr << "lqe load: " << e.what() << "\n";
       if (stats.loaded > 0) {
@@ -96,6 +117,7 @@ void RegisterLoad(CLI::App& app, int* exit_code) {
       *exit_code = 1;
       return;
     }
+    progress.Clear();
     std::cerr.flush();
     PrintSummary(stats);
   });

@@ -9,6 +9,7 @@
 #include "lqe/schema/migrate.h"
 #include "lqe/schema/rollups.h"
 #include "lqe/schema/shards.h"
+#include "work_progress.h"
 
 namespace lqe::cli {
 namespace {
@@ -69,12 +70,15 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
         rollups = RollupsFromConfig(flags->config);
       }
       pqxx::connection conn(flags->dsn);
+      ProgressReporter progress = ProgressReporter::OnStderr("lqe migrate");
       schema::MigrateOptions options;
+      options.progress = DrawOn(progress);
       if (cmd->count("--gateway-role") > 0) options.gateway_role = flags->gateway_role;
       if (cmd->count("--gateway-password") > 0) options.gateway_password = flags->gateway_password;
       if (cmd->count("--ingest-role") > 0) options.ingest_role = flags->ingest_role;
       if (cmd->count("--ingest-password") > 0) options.ingest_password = flags->ingest_password;
       const auto report = schema::Migrate(conn, options);
+      progress.Clear();
       if (report.restamped_pre_baseline) {
         std::cout << "re-stamped the migrations made before the schema baseline as the baseline "
                      "(the schema is the same)\n";
@@ -92,10 +96,14 @@ void RegisterMigrate(CLI::App& app, int* exit_code) {
                 << "; gateway role: " << report.gateway_role
                 << "; ingest role: " << report.ingest_role << "\n";
       if (!flags->config.empty()) {
-        PrintRollups(schema::ApplyRollups(conn, rollups, report.gateway_role));
+        const auto applied =
+            schema::ApplyRollups(conn, rollups, report.gateway_role, DrawOn(progress));
+        progress.Clear();
+        PrintRollups(applied);
       }
       if (!plan.nodes.empty()) {
-        const auto shards = schema::ApplyShards(conn, plan);
+        const auto shards = schema::ApplyShards(conn, plan, DrawOn(progress));
+        progress.Clear();
         for (const auto& moved : shards.moved) std::cout << "moved " << moved << "\n";
         std::cout << "shards: " << shards.servers.size() << " nodes, " << shards.moved.size()
                   << " partitions moved\n";

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "lqe/schema/partitions.h"
 #include "lqe/schema/shards.h"
+#include "work_progress.h"
 
 namespace lqe::cli {
 
@@ -34,17 +35,25 @@ void RegisterRetention(CLI::App& app, int* exit_code) {
       schema::ShardPlan plan;
       if (!flags->config.empty()) plan = ShardPlanFromConfig(flags->config);
       pqxx::connection conn(flags->dsn);
+      // Each step is one statement (or one per day moved): its name is shown while it runs.
+      ProgressReporter progress = ProgressReporter::OnStderr("lqe retention");
+      progress.Show(
+          {.step = "dropping partitions older than " + std::to_string(flags->days) + " days"});
       const auto dropped = schema::DropPartitionsOlderThan(conn, flags->days);
+      progress.Clear();
       for (const auto& name : dropped) std::cout << "dropped logs." << name << "\n";
       if (!plan.nodes.empty()) {
-        for (const auto& name : schema::DropShardTablesOlderThan(plan, flags->days)) {
-          std::cout << "dropped " << name << "\n";
-        }
-        for (const auto& moved : schema::ApplyShards(conn, plan).moved) {
-          std::cout << "moved " << moved << "\n";
-        }
+        progress.Show({.step = "dropping expired tables on the shards"});
+        const auto shard_tables = schema::DropShardTablesOlderThan(plan, flags->days);
+        progress.Clear();
+        for (const auto& name : shard_tables) std::cout << "dropped " << name << "\n";
+        const auto shards = schema::ApplyShards(conn, plan, DrawOn(progress));
+        progress.Clear();
+        for (const auto& moved : shards.moved) std::cout << "moved " << moved << "\n";
       }
+      progress.Show({.step = "creating partitions"});
       const auto created = schema::EnsurePartitionsAroundToday(conn, 0, flags->ahead);
+      progress.Clear();
       for (const auto& name : created) std::cout << "created logs." << name << "\n";
       std::cout << "retention: " << dropped.size() << " partitions dropped, " << created.size()
                 << " created\n";

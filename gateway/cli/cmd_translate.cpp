@@ -2,9 +2,6 @@
 // consumer's SQL or LQL) to PostgreSQL, printed with its bind parameters and result columns.
 // Endpoints come from the gateway's own loader, and are translated with the server's options and
 // sandbox rules, so `--config F --endpoint X` prints exactly what `lqe serve` would run.
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
@@ -13,9 +10,11 @@
 
 #include "commands.h"
 #include "lqe/base/ascii.h"
+#include "lqe/base/suggest.h"
 #include "lqe/format_postgres.h"
 #include "lqe/gateway/config.h"
 #include "lqe/gateway/handler.h"
+#include "lqe/schema/embedded.h"
 #include "lqe/translate.h"
 
 namespace lqe::cli {
@@ -34,9 +33,14 @@ struct TranslateArgs {
   std::string lql;
 };
 
-// A usage or input problem: printed as "lqe translate: <message>", exit 1.
+// An input problem: printed as "lqe translate: <message>", exit 1.
 struct Refusal : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+// A command line that cannot work (options that do not go together, a bad --param, an unknown
+// endpoint): printed the same way, exit 2.
+struct UsageError : Refusal {
+  using Refusal::Refusal;
 };
 
 bool ReadFile(const fs::path& path, std::string* out) {
@@ -48,23 +52,14 @@ bool ReadFile(const fs::path& path, std::string* out) {
   return true;
 }
 
-std::string DefaultCatalogue() {
-  // The working directory, then the source tree the binary was built in (build dirs live in it).
-  std::error_code ec;
-  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
-  const fs::path source_dir = fs::path(__FILE__).parent_path().parent_path().parent_path();
-  for (const fs::path& p :
-       {fs::path("schema/catalogue_seed.tsv"), exe_dir.parent_path() / "schema/catalogue_seed.tsv",
-        source_dir / "schema/catalogue_seed.tsv"}) {
-    if (fs::exists(p, ec)) return p.string();
-  }
-  return "schema/catalogue_seed.tsv";
-}
-
-std::shared_ptr<const Catalog> ReadCatalogue(std::string path) {
-  if (path.empty()) path = DefaultCatalogue();
+// `path`, or the seed catalogue compiled into the binary when none is given.
+std::shared_ptr<const Catalog> ReadCatalogue(const std::string& path) {
   std::string tsv;
-  if (!ReadFile(path, &tsv)) throw Refusal("cannot read " + path);
+  if (path.empty()) {
+    tsv = schema::EmbeddedCatalogueSeed();
+  } else if (!ReadFile(path, &tsv)) {
+    throw Refusal("cannot read " + path);
+  }
   std::string error;
   auto catalog =
       std::make_shared<const Catalog>(Catalog::FromEntries(Catalog::ParseTsv(tsv, &error), &error));
@@ -82,16 +77,31 @@ struct Subject {
   std::map<std::string, TypePtr, std::less<>> params;
 };
 
+// "no endpoint named X in F", with the nearest name or the names there are.
+std::string UnknownEndpoint(const TranslateArgs& args, const gateway::GatewayState& state) {
+  std::vector<std::string> names;
+  for (const auto& [name, endpoint] : state.by_name) names.push_back(name);
+  std::string message = "no endpoint named " + args.endpoint + " in " + args.config;
+  const std::string near = ClosestMatch(args.endpoint, names, SuggestionLimit(args.endpoint));
+  if (!near.empty()) return message + "; did you mean '" + near + "'?";
+  if (names.empty()) return message + " (it has none)";
+  std::string list;
+  for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+  return message + " (endpoints: " + list + ")";
+}
+
 Subject FromConfig(const TranslateArgs& args) {
-  if (args.endpoint.empty()) throw Refusal("--config needs --endpoint NAME");
+  if (args.endpoint.empty()) throw UsageError("--config needs --endpoint NAME");
   if (!args.catalogue.empty()) {
-    throw Refusal("--catalogue does not apply to --config (the server's catalogue is used)");
+    throw UsageError("--catalogue does not apply to --config (the server's catalogue is used)");
   }
-  // BuildState logs (e.g. "catalogue not read from Postgres") to stderr, not into the SQL.
-  spdlog::set_default_logger(spdlog::stderr_color_st("lqe-translate"));
-  std::string error;
-  auto state = gateway::BuildState(args.config, nullptr, &error);
-  if (!state) throw Refusal(error);
+  // BuildState's warnings (e.g. the built-in catalogue used offline) go to stderr, not into the
+  // SQL.
+  UseStderrLog("lqe translate");
+  std::vector<gateway::ConfigError> problems;
+  auto state = gateway::BuildState(args.config, nullptr, &problems,
+                                   gateway::BuildOptions{.builtin_catalogue_offline = true});
+  if (!state) throw Refusal(gateway::ConfigErrors{std::move(problems)}.ToString());
   std::shared_ptr<const gateway::EndpointDef> endpoint;
   if (auto by_name = state->by_name.find(args.endpoint); by_name != state->by_name.end()) {
     endpoint = by_name->second;
@@ -99,7 +109,7 @@ Subject FromConfig(const TranslateArgs& args) {
              by_id != state->by_id.end()) {
     endpoint = by_id->second;
   } else {
-    throw Refusal("no endpoint named " + args.endpoint + " in " + args.config);
+    throw UsageError(UnknownEndpoint(args, *state));
   }
   return {endpoint, state->catalog, state, endpoint->query, {}};
 }
@@ -117,6 +127,28 @@ Subject FromEndpointFile(const TranslateArgs& args) {
   return subject;
 }
 
+// --param name=TYPE; a bad one is refused with the types there are (and the nearest one).
+std::pair<std::string, TypePtr> ParseParam(const std::string& param) {
+  const auto eq = param.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw UsageError("--param " + param + ": expected name=TYPE, e.g. project=STRING");
+  }
+  const std::string type = param.substr(eq + 1);
+  const TypeKind kind = ParseScalarTypeName(type);
+  if (kind != TypeKind::kUnknown) return {param.substr(0, eq), Type::Scalar(kind)};
+  std::vector<std::string> types;
+  for (auto k = static_cast<int>(TypeKind::kBool); k <= static_cast<int>(TypeKind::kJson); ++k) {
+    types.emplace_back(TypeKindName(static_cast<TypeKind>(k)));
+  }
+  std::string message = "--param " + param + ": unknown type '" + type + "'";
+  if (const std::string near = ClosestMatch(type, types, SuggestionLimit(type)); !near.empty()) {
+    message += "; did you mean '" + near + "'?";
+  }
+  std::string list;
+  for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
+  throw UsageError(message + " (types: " + list + ")");
+}
+
 Subject FromSql(const TranslateArgs& args) {
   Subject subject;
   if (args.input.empty() || args.input == "-") {
@@ -126,14 +158,7 @@ Subject FromSql(const TranslateArgs& args) {
   } else if (!ReadFile(args.input, &subject.query)) {
     throw Refusal("cannot read " + args.input);
   }
-  for (const auto& p : args.params) {
-    const auto eq = p.find('=');
-    const TypeKind kind = ParseScalarTypeName(eq == std::string::npos ? "" : p.substr(eq + 1));
-    if (eq == std::string::npos || kind == TypeKind::kUnknown) {
-      throw Refusal("--param " + p + ": expected name=TYPE, e.g. project=STRING");
-    }
-    subject.params[p.substr(0, eq)] = Type::Scalar(kind);
-  }
+  for (const auto& p : args.params) subject.params.insert(ParseParam(p));
   subject.catalog = ReadCatalogue(args.catalogue);
   return subject;
 }
@@ -158,14 +183,17 @@ void Print(const Translation& t) {
 int Run(const TranslateArgs& args) {
   const bool stored = !args.config.empty() || !args.endpoint_file.empty();
   if (!args.config.empty() && !args.endpoint_file.empty()) {
-    throw Refusal("give --config with --endpoint, or --endpoint-file, not both");
+    throw UsageError("give --config with --endpoint, or --endpoint-file, not both");
   }
-  if (!args.endpoint.empty() && args.config.empty()) throw Refusal("--endpoint needs --config");
+  if (!args.endpoint.empty() && args.config.empty()) {
+    throw UsageError("--endpoint needs --config");
+  }
   if (stored && (!args.input.empty() || !args.params.empty())) {
-    throw Refusal("an endpoint declares its own query and parameters (no FILE or --param)");
+    throw UsageError("an endpoint declares its own query and parameters (no FILE or --param)");
   }
   if (!stored && (!args.sql.empty() || !args.lql.empty())) {
-    throw Refusal("--sql and --lql need an endpoint (--config and --endpoint, or --endpoint-file)");
+    throw UsageError(
+        "--sql and --lql need an endpoint (--config and --endpoint, or --endpoint-file)");
   }
   const Subject subject = !args.config.empty()          ? FromConfig(args)
                           : !args.endpoint_file.empty() ? FromEndpointFile(args)
@@ -203,8 +231,12 @@ void RegisterTranslate(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("translate", "Translate BigQuery SQL to PostgreSQL");
   cmd->add_option("input", args->input, "BigQuery SQL file, or - for stdin");
   cmd->add_option("--catalogue", args->catalogue,
-                  "Field catalogue TSV (default schema/catalogue_seed.tsv; not with --config)");
-  cmd->add_option("--param", args->params, "Declare a parameter: name=TYPE (STRING, INT64, ...)");
+                  "Field catalogue TSV (default: the seed catalogue built into lqe; not with "
+                  "--config)");
+  // One value per --param, so a FILE after it stays the input.
+  cmd->add_option("--param", args->params,
+                  "Declare a parameter: name=TYPE (STRING, INT64, ...); repeat for more")
+      ->allow_extra_args(false);
   cmd->add_option("--config", args->config,
                   "Gateway config file: translate as `lqe serve --config` would");
   cmd->add_option("--endpoint", args->endpoint, "Endpoint name or id in --config");
@@ -215,6 +247,9 @@ void RegisterTranslate(CLI::App& app, int* exit_code) {
   cmd->callback([args, exit_code] {
     try {
       *exit_code = Run(*args);
+    } catch (const UsageError& e) {
+      std::cerr << "lqe translate: " << e.what() << "\n";
+      *exit_code = 2;
     } catch (const std::exception& e) {
       std::cerr << "lqe translate: " << e.what() << "\n";
       *exit_code = 1;

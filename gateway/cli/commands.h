@@ -8,7 +8,8 @@
 
 namespace CLI {
 class App;
-}
+class ParseError;
+}  // namespace CLI
 
 namespace lqe::cli {
 
@@ -22,6 +23,18 @@ void RegisterCheck(CLI::App& app, int* exit_code);      // gateway: validate a c
 void RegisterKeygen(CLI::App& app, int* exit_code);     // gateway: new API key and its SHA-256
 void RegisterCluster(CLI::App& app, int* exit_code);    // gateway: nodes, roles, lag, partitions
 void RegisterHealth(CLI::App& app, int* exit_code);     // gateway: probe /health (healthchecks)
+void RegisterVersion(CLI::App& app, int* exit_code);    // the release and the commit built
+
+// Sends log lines (e.g. BuildState's warnings) to stderr as "<command>: <message>", keeping
+// stdout for the command's output.
+void UseStderrLog(const std::string& command);
+
+// "lqe 0.1.0 (commit 1a2b3c4)": what `lqe version` and `lqe --version` print.
+std::string VersionText();
+
+// Reports a command-line parse failure on stderr, with a did-you-mean for an unknown command or
+// option, and returns the exit status: 0 for --help and --version, 2 (usage) otherwise.
+int ReportParseError(CLI::App& app, const CLI::ParseError& error);
 
 // The `shards:` of a gateway config (empty plan: none). Throws with every config problem.
 schema::ShardPlan ShardPlanFromConfig(const std::string& config_path);

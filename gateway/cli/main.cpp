@@ -8,7 +8,7 @@ int main(int argc, char** argv) {
       "lqe: log query endpoints. Stored BigQuery-dialect queries over PostgreSQL log tables, "
       "served over HTTP."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "lqe 0.1.0");
+  app.set_version_flag("--version", lqe::cli::VersionText());
   int exit_code = 0;
   lqe::cli::RegisterServe(app, &exit_code);
   lqe::cli::RegisterCheck(app, &exit_code);
@@ -20,10 +20,11 @@ int main(int argc, char** argv) {
   lqe::cli::RegisterGenerate(app, &exit_code);
   lqe::cli::RegisterCluster(app, &exit_code);
   lqe::cli::RegisterHealth(app, &exit_code);
+  lqe::cli::RegisterVersion(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return lqe::cli::ReportParseError(app, e);
   }
   return exit_code;
 }

@@ -198,9 +198,11 @@ void Loader::Run(std::istream& in) {
   WriterStage stage(std::move(writers));
   std::string line;
   std::int64_t line_no = 0;
+  std::uint64_t bytes_read = 0;
   bool writing = true;
   while (writing && std::getline(in, line)) {
     ++line_no;
+    bytes_read += line.size() + 1;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     if (line.size() > options_.max_event_bytes) {
       ++stats_->lines;
@@ -209,7 +211,10 @@ void Loader::Run(std::istream& in) {
       continue;
     }
     Line(line_no, line);
-    if (writer_.Staged() >= options_.batch_size) writing = Seal(stage);
+    if (writer_.Staged() >= options_.batch_size) {
+      writing = Seal(stage);
+      if (options_.progress) options_.progress(bytes_read, line_no);
+    }
   }
   if (writing) Seal(stage);
   stage.Finish();

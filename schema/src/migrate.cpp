@@ -95,11 +95,27 @@ int SeedCatalogue(pqxx::connection& conn) {
   return static_cast<int>(result.affected_rows());
 }
 
+// The partitions logs.backfill_promoted_partition() has yet to fill (its own choice, counted):
+// only for progress, so the count is a guide.
+std::size_t PartitionsToBackfill(pqxx::connection& conn) {
+  pqxx::read_transaction tx(conn);
+  return tx
+      .exec1(
+          "SELECT count(DISTINCT (pf.source, c.relname)) FROM logs.promoted_fields pf "
+          "JOIN pg_inherits i ON i.inhparent = format('logs.%I', pf.source)::regclass "
+          "JOIN pg_class c ON c.oid = i.inhrelid "
+          "WHERE pf.column_name IS NOT NULL AND NOT pf.backfilled "
+          "AND NOT EXISTS (SELECT 1 FROM logs.promoted_backfill b WHERE b.source = pf.source "
+          "AND b.partition_name = c.relname AND b.column_name = pf.column_name)")[0]
+      .as<std::size_t>();
+}
+
 // Promoted fields (migrations 021, 023, 027, 041): a typed column, its index and fill trigger for
 // each declared field that has none yet, then the rows stored before filled one partition per
 // transaction (a stopped run resumes where it was). Before 027 (a run applying only earlier
 // migrations): the expression indexes of 021.
-void PromoteFields(pqxx::connection& conn, MigrateReport& report) {
+void PromoteFields(pqxx::connection& conn, MigrateReport& report,
+                   const ProgressCallback& progress) {
   {
     pqxx::work tx(conn);
     if (tx.exec1("SELECT to_regproc('logs.promote_field_columns') IS NULL")[0].as<bool>()) {
@@ -121,7 +137,11 @@ void PromoteFields(pqxx::connection& conn, MigrateReport& report) {
     }
     tx.commit();
   }
+  const std::size_t pending = progress ? PartitionsToBackfill(conn) : 0;
   while (true) {
+    if (pending > 0) {
+      progress({"backfilling promoted columns", "", report.partitions_backfilled.size(), pending});
+    }
     pqxx::work tx(conn);
     const auto done = tx.exec1("SELECT logs.backfill_promoted_partition()");
     tx.commit();
@@ -227,13 +247,14 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
       ++report.already_applied;
       continue;
     }
+    if (options.progress) options.progress({"applying migration", m.name, 0, 0});
     Apply(conn, m);
     report.applied.push_back(m.name);
   }
   report.catalogue_rows_added = SeedCatalogue(conn);
   report.partitions_created =
       EnsurePartitionsAroundToday(conn, options.partition_days_back, options.partition_days_ahead);
-  PromoteFields(conn, report);
+  PromoteFields(conn, report, options.progress);
   report.gateway_role = ChooseGatewayRole(conn, options);
   if (report.gateway_role.empty() || report.gateway_role.size() > kMaxNameBytes) {
     throw SchemaError("the gateway role name must be 1 to " + std::to_string(kMaxNameBytes) +

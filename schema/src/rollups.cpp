@@ -78,7 +78,7 @@ void Build(pqxx::work& tx, const RollupDef& def, const RollupSql& sql, const std
 }  // namespace
 
 RollupReport ApplyRollups(pqxx::connection& conn, const std::vector<RollupDef>& defs,
-                          const std::string& gateway_role) {
+                          const std::string& gateway_role, const ProgressCallback& progress) {
   std::set<std::string> declared;
   {
     // Every definition is checked before anything changes.
@@ -110,6 +110,11 @@ RollupReport ApplyRollups(pqxx::connection& conn, const std::vector<RollupDef>& 
     if (TableExists(tx, sql.table)) {
       throw SchemaError("rollup " + def.name + ": logs." + sql.table +
                         " exists but is not registered in logs.rollups; drop it first");
+    }
+    if (progress) {
+      progress({old == registry.end() ? "building rollup" : "rebuilding rollup", def.name,
+                report.created.size() + report.rebuilt.size() + report.unchanged.size(),
+                defs.size()});
     }
     Build(tx, def, sql, checksum, gateway_role);
     tx.commit();

@@ -308,7 +308,8 @@ std::string ProjectKeyOf(const std::string& source) {
   return "project";
 }
 
-ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan) {
+ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan,
+                        const ProgressCallback& progress) {
   ShardReport report;
   if (plan.nodes.empty()) return report;
   {
@@ -328,7 +329,10 @@ ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan) {
             " RESET enable_partitionwise_aggregate");
     tx.commit();
   }
-  for (const auto& day : ColdLocalPartitions(coordinator, plan.hot_days)) {
+  const auto cold = ColdLocalPartitions(coordinator, plan.hot_days);
+  for (const auto& day : cold) {
+    if (progress)
+      progress({"moving partitions to shards", day.partition, report.moved.size(), cold.size()});
     if (plan.by_project) {
       SplitDayOverNodes(coordinator, day, plan.nodes);
       std::string names;

@@ -2,6 +2,8 @@
 // exits 1; a misspelt key gets a suggestion.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cli_run.h"
 #include "support.h"
 #include "support/test_database.h"
@@ -78,6 +80,21 @@ TEST(CheckCliTest, AGoodConfigListsItsEndpoints) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("config ok: 2 endpoints, 0 API keys\n"), std::string::npos) << r.out;
+}
+
+// Postgres unreachable and no catalogue_file: the check runs on the catalogue built into lqe and
+// says so on stderr.
+TEST(CheckCliTest, WorksOfflineWithTheBuiltInCatalogue) {
+  TempDir dir;
+  const std::string config =
+      dir.Write("gw.yaml", "database:\n  dsn: host=127.0.0.1 port=1\nendpoints_dir: " +
+                               lqe::testing::SourcePath("sql") + "\n");
+  const testing::CliResult r = RunLqeCommand("check --config " + ShellQuote(config));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("config ok: 2 endpoints, 0 API keys\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.rfind("lqe check: field catalogue not read from Postgres (", 0), 0) << r.err;
+  EXPECT_NE(r.err.find("); using the built-in field catalogue\n"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // and without sql/lql, and the server's refusal of sql on an endpoint without sandboxing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cli_run.h"
 #include "lqe/base/ascii.h"
 #include "lqe/format_postgres.h"
@@ -155,7 +157,8 @@ TEST_F(TranslateCliTest, UnknownEndpointAndMisusedOptionsAreRefused) {
   };
   const std::vector<Case> cases = {
       {"--config " + ShellQuote(config_) + " --endpoint nope",
-       "lqe translate: no endpoint named nope in " + config_ + "\n"},
+       "lqe translate: no endpoint named nope in " + config_ +
+           " (endpoints: inline.plain, inline.sandboxed, logs.all, usage.api-counts)\n"},
       {"--config " + ShellQuote(config_), "lqe translate: --config needs --endpoint NAME\n"},
       {"--endpoint logs.all", "lqe translate: --endpoint needs --config\n"},
       {"--sql x",
@@ -168,10 +171,88 @@ TEST_F(TranslateCliTest, UnknownEndpointAndMisusedOptionsAreRefused) {
   };
   for (const Case& c : cases) {
     const testing::CliResult r = RunLqeCommand("translate " + c.args);
-    EXPECT_EQ(r.status, 1) << c.args;
+    EXPECT_EQ(r.status, 2) << c.args;  // usage errors
     EXPECT_EQ(r.out, "") << c.args;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
   }
+}
+
+TEST_F(TranslateCliTest, AMisspeltEndpointGetsTheNearestName) {
+  const testing::CliResult r =
+      RunLqeCommand("translate --config " + ShellQuote(config_) + " --endpoint logs.al");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("lqe translate: no endpoint named logs.al in " + config_ +
+                       "; did you mean 'logs.all'?\n"),
+            std::string::npos)
+      << r.err;
+  // Nothing near: the names there are.
+  const testing::CliResult far =
+      RunLqeCommand("translate --config " + ShellQuote(config_) + " --endpoint zzzzzzzz");
+  EXPECT_NE(far.err.find("(endpoints: inline.plain, inline.sandboxed, logs.all, "
+                         "usage.api-counts)\n"),
+            std::string::npos)
+      << far.err;
+}
+
+// Each --param takes one value: a FILE after it is the query, not a second parameter.
+TEST_F(TranslateCliTest, ParamKeepsTheFileAfterIt) {
+  const std::string file = dir_.Write("q.sql", "select @n + 1 as m, @s as t");
+  const testing::CliResult r =
+      RunLqeCommand("translate --param n=INT64 --param s=STRING " + ShellQuote(file));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("-- params\n$1 n INT64\n$2 s STRING\n-- columns\nm INT64\nt STRING\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(TranslateCliTest, ABadParamTypeListsTheTypes) {
+  const std::string file = dir_.Write("q.sql", "select @n as m");
+  const testing::CliResult r = RunLqeCommand("translate --param n=INTEGR " + ShellQuote(file));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("lqe translate: --param n=INTEGR: unknown type 'INTEGR' (types: BOOL, "
+                       "INT64, FLOAT64, NUMERIC, STRING, BYTES, DATE, DATETIME, TIME, TIMESTAMP, "
+                       "INTERVAL, JSON)\n"),
+            std::string::npos)
+      << r.err;
+  const testing::CliResult near = RunLqeCommand("translate --param n=STRIGN " + ShellQuote(file));
+  EXPECT_NE(near.err.find("unknown type 'STRIGN'; did you mean 'STRING'? (types: BOOL,"),
+            std::string::npos)
+      << near.err;
+  const testing::CliResult shape = RunLqeCommand("translate --param n " + ShellQuote(file));
+  EXPECT_EQ(shape.status, 2);
+  EXPECT_NE(shape.err.find("--param n: expected name=TYPE"), std::string::npos) << shape.err;
+}
+
+// Postgres unreachable and no catalogue_file: the catalogue built into lqe, with a note on
+// stderr, and the same SQL as with the seed file.
+TEST_F(TranslateCliTest, WorksOfflineWithTheBuiltInCatalogue) {
+  const std::string offline =
+      dir_.Write("offline.yaml", "database:\n  dsn: host=127.0.0.1 port=1\nendpoints_dir: " +
+                                     lqe::testing::SourcePath("sql") + "\n");
+  const testing::CliResult r =
+      RunLqeCommand("translate --config " + ShellQuote(offline) + " --endpoint logs.all --sql " +
+                    ShellQuote("select id from edge_logs"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find("\n-- params\n")),
+            CliSql("--endpoint logs.all --sql " + ShellQuote("select id from edge_logs")));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("lqe translate: field catalogue not read from Postgres (", 0), 0) << r.err;
+  EXPECT_NE(r.err.find("); using the built-in field catalogue\n"), std::string::npos) << r.err;
+}
+
+// Plain SQL without --catalogue reads the built-in catalogue (no file looked for).
+TEST_F(TranslateCliTest, PlainSqlUsesTheBuiltInCatalogue) {
+  const std::string file = dir_.Write("q.sql", "select id, event_message from `logs.edge`");
+  const testing::CliResult r =
+      RunLqeCommand("translate " + ShellQuote(file) + " --catalogue " +
+                    ShellQuote(lqe::testing::SourcePath("schema/catalogue_seed.tsv")));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const testing::CliResult builtin = RunLqeCommand("translate " + ShellQuote(file));
+  ASSERT_EQ(builtin.status, 0) << builtin.err;
+  EXPECT_EQ(builtin.out, r.out);
+  EXPECT_EQ(builtin.err, "");
 }
 
 TEST_F(TranslateCliTest, EndpointFileWithAnUnknownKeyIsRefusedWithASuggestion) {

@@ -97,7 +97,7 @@ TEST_F(ConcurrentLoadTest, ParallelBatchesOfOneLoadStoreEachEventOnce) {
     EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge"), std::to_string(kEvents));
   }
   const auto bad = RunLqe({"load", "--dsn", db_.dsn(), "--source", "edge", "--jobs", "0", file});
-  EXPECT_EQ(bad.exit_code, 105);
+  EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--jobs"), std::string::npos) << bad.err;
 }
 
@@ -183,7 +183,7 @@ TEST_F(ConcurrentLoadTest, OversizedLinesAreRejectedWithTheirLineNumber) {
 
   const auto zero =
       RunLqe({"load", "--dsn", db_.dsn(), "--source", "storage", "--max-event-bytes", "0", "-"});
-  EXPECT_EQ(zero.exit_code, 105);
+  EXPECT_EQ(zero.exit_code, 2);
   EXPECT_NE(zero.err.find("--max-event-bytes"), std::string::npos) << zero.err;
 }
 

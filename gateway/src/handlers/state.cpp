@@ -7,11 +7,12 @@
 #include <sstream>
 
 #include "lqe/gateway/handler.h"
+#include "lqe/schema/embedded.h"
 
 namespace lqe::gateway {
 
 std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* error,
-                                           std::string* warning) {
+                                           std::string* warning, bool builtin_offline) {
   std::map<std::pair<std::string, std::string>, CatalogEntry> merged;
   bool have_any = false;
   if (!config.catalogue_file.empty()) {
@@ -61,6 +62,18 @@ std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* er
     if (auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
     *warning = "field catalogue not read from Postgres (" + what + ")";
   }
+  if (!have_any && builtin_offline) {
+    std::string parse_error;
+    for (auto& e : Catalog::ParseTsv(schema::EmbeddedCatalogueSeed(), &parse_error)) {
+      merged[{e.source, e.path}] = e;
+    }
+    if (!parse_error.empty()) {
+      *error = "built-in field catalogue: " + parse_error;
+      return nullptr;
+    }
+    *warning += "; using the built-in field catalogue";
+    have_any = true;
+  }
   if (!have_any) {
     *error = "no field catalogue: Postgres is unreachable and no catalogue_file is configured";
     return nullptr;
@@ -87,6 +100,12 @@ std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics
 
 std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
                                          std::vector<ConfigError>* problems_out) {
+  return BuildState(config_path, metrics, problems_out, BuildOptions{});
+}
+
+std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
+                                         std::vector<ConfigError>* problems_out,
+                                         const BuildOptions& options) {
   // Every problem is collected (config, catalogue, each endpoint's translation) so that one run
   // reports all of them.
   std::vector<ConfigError>& problems = *problems_out;
@@ -96,7 +115,8 @@ std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics
   // A broken config still has its good endpoints translated, when there is a catalogue to use.
   if (!state->config.endpoints.empty() &&
       (!state->config.dsn.empty() || !state->config.catalogue_file.empty())) {
-    state->catalog = LoadCatalog(state->config, &catalog_error, &warning);
+    state->catalog =
+        LoadCatalog(state->config, &catalog_error, &warning, options.builtin_catalogue_offline);
   }
   if (!warning.empty()) spdlog::warn("{}", warning);
   if (!state->catalog && !catalog_error.empty()) {

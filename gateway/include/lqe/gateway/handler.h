@@ -118,11 +118,20 @@ std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics
 // The same with every problem (config, catalogue, each endpoint's translation) as a list.
 std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
                                          std::vector<ConfigError>* problems);
+struct BuildOptions {
+  // Postgres unreachable and no catalogue_file: use the seed catalogue compiled into the binary
+  // (with a warning) instead of failing, so `lqe translate` and `lqe check` work offline. The
+  // server does not: the database's catalogue has the fields loads added since.
+  bool builtin_catalogue_offline = false;
+};
+std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics* metrics,
+                                         std::vector<ConfigError>* problems,
+                                         const BuildOptions& options);
 // Fills the lookup maps and metric handles of a snapshot from its config's endpoints.
 void IndexState(GatewayState& state, Metrics* metrics);
 // The catalogue: rows of catalogue_file, then rows of logs.field_catalogue (when `dsn` is
-// reachable) overriding by (source, path).
+// reachable) overriding by (source, path). Neither: the built-in seed when `builtin_offline`.
 std::shared_ptr<const Catalog> LoadCatalog(const Config& config, std::string* error,
-                                           std::string* warning);
+                                           std::string* warning, bool builtin_offline = false);
 
 }  // namespace lqe::gateway

@@ -24,6 +24,8 @@ struct LoadOptions {
   // Ingest time for events without a usable timestamp, and the reference for "more than 1 h in
   // the future". Unset: the system clock. Tests inject a fixed clock.
   std::function<std::int64_t()> now_micros;
+  // Told after each batch is handed to the writers: the bytes and the lines read so far.
+  std::function<void(std::uint64_t bytes_read, std::int64_t lines_read)> progress;
 };
 
 struct LoadStats {

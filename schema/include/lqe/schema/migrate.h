@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lqe/schema/embedded.h"
+#include "lqe/schema/progress.h"
 
 namespace lqe::schema {
 
@@ -39,6 +40,8 @@ struct MigrateOptions {
   std::optional<std::string> ingest_password;
   int partition_days_back = 3;  // daily partitions for today-back..today+ahead
   int partition_days_ahead = 3;
+  // Told of each migration applied and each partition backfilled (the long parts of a run).
+  ProgressCallback progress;
 };
 
 struct MigrateReport {

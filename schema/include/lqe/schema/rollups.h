@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lqe/schema/progress.h"
+
 namespace lqe::schema {
 
 // The aggregate of one measure column.
@@ -57,7 +59,8 @@ struct RollupReport {
 // left alone (re-running never double counts), and a registered one missing from `defs` is
 // dropped. `gateway_role` gets SELECT on every rollup table. Checks every definition against the
 // field catalogue first and throws SchemaError naming the rollup before changing anything.
+// `progress` is told of each rollup before it is built or rebuilt.
 RollupReport ApplyRollups(pqxx::connection& conn, const std::vector<RollupDef>& defs,
-                          const std::string& gateway_role);
+                          const std::string& gateway_role, const ProgressCallback& progress = {});
 
 }  // namespace lqe::schema

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "lqe/schema/progress.h"
+
 namespace lqe::schema {
 
 struct ShardNodeTarget {
@@ -48,8 +50,9 @@ std::string ProjectKeyOf(const std::string& source);
 // copied through the foreign table, and the foreign table replaces the local partition in one
 // coordinator transaction. By project, the day's replacement is instead a table partitioned by
 // HASH (ProjectKeyOf(source)) whose remainder i is a foreign table on node i (the node's table
-// is <partition>_h<i>). Safe to re-run.
-ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan);
+// is <partition>_h<i>). Safe to re-run. `progress` is told of each day before it moves.
+ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan,
+                        const ProgressCallback& progress = {});
 
 // Drops the day tables older than `days` before today on every node (after retention dropped
 // the coordinator's foreign partitions). Returns "node: table" for each.
