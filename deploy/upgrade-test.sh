@@ -39,9 +39,13 @@ git -C "$ROOT" worktree add --detach "$TMP/src" "$commit" >/dev/null
   cd "$TMP/src"
   export CCACHE_BASEDIR=$TMP/src CCACHE_NOHASHDIR=1
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLQE_TESTS=OFF -DLQE_BENCH=OFF \
-    -DLQE_SANITIZE=OFF >/dev/null
-  cmake --build build --target lqe -j"$(nproc)" >/dev/null
-)
+    -DLQE_SANITIZE=OFF >"$TMP/build.log" 2>&1 &&
+    cmake --build build --target lqe -j"$(nproc)" >>"$TMP/build.log" 2>&1
+) || {
+  tail -50 "$TMP/build.log" >&2
+  echo "upgrade-test: building $commit failed" >&2
+  exit 1
+}
 OLD=$TMP/src/build/lqe
 say "built $($OLD --version)"
 
@@ -51,7 +55,7 @@ DSN=${LQE_TEST_DSN%/*}/$DB
 say "migrate and load with $version"
 "$OLD" migrate --dsn "$DSN" >/dev/null
 for file in "$TMP"/src/tests/fixtures/*.ndjson; do
-  "$OLD" load --dsn "$DSN" --source "$(basename "$file" .ndjson)" "$file" >/dev/null
+  "$OLD" load --dsn "$DSN" --source "$(basename "$file" .ndjson)" "$file" >>"$TMP/load.log" 2>&1
 done
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
