@@ -32,8 +32,8 @@ bool IsServe(pid_t pid) {
 pid_t ReadServePid(const std::string& path, std::string* error) {
   std::ifstream in(path);
   if (!in) {
-    *error = "cannot read the pid file " + path + " (is lqe serve running with --pid-file " +
-             path + "?)";
+    *error = "cannot read the pid file " + path + " (is lqe serve running with --pid-file " + path +
+             "?)";
     return -1;
   }
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -55,8 +55,7 @@ pid_t ReadServePid(const std::string& path, std::string* error) {
     return -1;
   }
   if (!IsServe(pid)) {
-    *error = "stale pid file " + path + ": process " + std::to_string(pid) +
-             " is not lqe serve";
+    *error = "stale pid file " + path + ": process " + std::to_string(pid) + " is not lqe serve";
     return -1;
   }
   return pid;

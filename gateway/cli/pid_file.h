@@ -1,8 +1,9 @@
 // The pid file of `lqe serve --pid-file F`, read by `lqe reload --pid-file F`.
 #pragma once
 
-#include <string>
 #include <sys/types.h>
+
+#include <string>
 
 namespace lqe::cli {
 

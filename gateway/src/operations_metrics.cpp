@@ -45,8 +45,7 @@ std::string OperationsMetrics::Render() const {
       << "# HELP lqe_config_last_reload_success_timestamp_seconds When the config last loaded "
          "(start or reload).\n"
       << "# TYPE lqe_config_last_reload_success_timestamp_seconds gauge\n"
-      << "lqe_config_last_reload_success_timestamp_seconds " << last_reload_success_.load()
-      << "\n"
+      << "lqe_config_last_reload_success_timestamp_seconds " << last_reload_success_.load() << "\n"
       << "# TYPE lqe_retention_runs_total counter\n"
       << "lqe_retention_runs_total " << retention_runs_.load() << "\n"
       << "# TYPE lqe_retention_failures_total counter\n"
@@ -57,7 +56,8 @@ std::string OperationsMetrics::Render() const {
   if (!usage_known_) return out.str();
   out << "# HELP lqe_source_bytes Bytes on disk of a log table's local partitions.\n"
       << "# TYPE lqe_source_bytes gauge\n";
-  for (const auto& u : usage_) out << "lqe_source_bytes{source=\"" << u.source << "\"} " << u.bytes << "\n";
+  for (const auto& u : usage_)
+    out << "lqe_source_bytes{source=\"" << u.source << "\"} " << u.bytes << "\n";
   out << "# HELP lqe_source_oldest_day_timestamp_seconds Start (UTC) of the oldest day kept.\n"
       << "# TYPE lqe_source_oldest_day_timestamp_seconds gauge\n";
   for (const auto& u : usage_) {

@@ -17,8 +17,7 @@ const std::string kBase =
 
 Config Load(const TempDir& dir, const std::string& text) {
   ConfigResult result = LoadConfig(dir.Write("gw.yaml", text));
-  EXPECT_TRUE(std::holds_alternative<Config>(result))
-      << std::get<ConfigErrors>(result).ToString();
+  EXPECT_TRUE(std::holds_alternative<Config>(result)) << std::get<ConfigErrors>(result).ToString();
   return std::holds_alternative<Config>(result) ? std::get<Config>(result) : Config{};
 }
 
@@ -87,9 +86,9 @@ TEST(OperationsConfigTest, MistakesAreReportedWithTheirLine) {
   EXPECT_NE(Errors(dir, kBase + "admin:\n  listen: nowhere\n").find("admin.listen must be"),
             std::string::npos);
   EXPECT_NE(Errors(dir, kBase + "retention:\n  days: -1\n").find("days"), std::string::npos);
-  EXPECT_NE(Errors(dir, kBase + "retention:\n  sources: {'Edge;drop': 1}\n")
-                .find("not a log table name"),
-            std::string::npos);
+  EXPECT_NE(
+      Errors(dir, kBase + "retention:\n  sources: {'Edge;drop': 1}\n").find("not a log table name"),
+      std::string::npos);
   EXPECT_NE(Errors(dir, kBase + "retention:\n  dayz: 3\n").find("dayz"), std::string::npos);
 }
 
@@ -97,14 +96,16 @@ TEST(OperationsConfigTest, ReloadChangesNameEndpointsAndKeysButNeverKeyMaterial)
   TempDir dir;
   const std::string hash_one(64, '1');
   const std::string hash_two(64, '2');
-  Config was = Load(dir, kBase + "  - name: b\n    query: select 2\n  - name: c\n"
-                                 "    query: select 3\napi_keys:\n  - {name: k1, sha256: " +
-                             hash_one + ", endpoints: ['*']}\n  - {name: k2, sha256: " +
-                             hash_one + ", endpoints: ['a']}\n");
-  Config now = Load(dir, kBase + "  - name: b\n    query: select 22\n  - name: d\n"
-                                 "    query: select 4\napi_keys:\n  - {name: k1, sha256: " +
-                             hash_two + ", endpoints: ['*']}\n  - {name: k3, sha256: " +
-                             hash_one + ", endpoints: ['a']}\n");
+  Config was = Load(dir, kBase +
+                             "  - name: b\n    query: select 2\n  - name: c\n"
+                             "    query: select 3\napi_keys:\n  - {name: k1, sha256: " +
+                             hash_one + ", endpoints: ['*']}\n  - {name: k2, sha256: " + hash_one +
+                             ", endpoints: ['a']}\n");
+  Config now = Load(dir, kBase +
+                             "  - name: b\n    query: select 22\n  - name: d\n"
+                             "    query: select 4\napi_keys:\n  - {name: k1, sha256: " +
+                             hash_two + ", endpoints: ['*']}\n  - {name: k3, sha256: " + hash_one +
+                             ", endpoints: ['a']}\n");
   // Versions are digests computed at load; a changed query changes it.
   std::vector<std::string> changes = DescribeConfigChanges(was, now);
   EXPECT_EQ(changes, (std::vector<std::string>{"api key k1 changed", "api key k2 removed",

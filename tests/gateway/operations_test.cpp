@@ -128,13 +128,13 @@ class OperationsTest : public ::testing::Test {
   // A config serving sql/'s endpoints; `listen` is the listen value, `more` further keys.
   std::string WriteConfig(const std::string& listen, const std::string& more,
                           const std::string& keys = "") const {
-    return dir_.Write(
-        "gw.yaml", "listen: " + listen + "\ndatabase:\n  dsn: " + db_.dsn() +
-                       "\n  pool_size: 2\ncatalogue_file: " +
-                       lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
-                       "\nendpoints_dir: " + lqe::testing::SourcePath("sql") +
-                       "\napi_keys:\n  - name: t\n    sha256: " + Sha256Hex(kTestKey) +
-                       "\n    endpoints: ['*']\n" + keys + more);
+    return dir_.Write("gw.yaml",
+                      "listen: " + listen + "\ndatabase:\n  dsn: " + db_.dsn() +
+                          "\n  pool_size: 2\ncatalogue_file: " +
+                          lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
+                          "\nendpoints_dir: " + lqe::testing::SourcePath("sql") +
+                          "\napi_keys:\n  - name: t\n    sha256: " + Sha256Hex(kTestKey) +
+                          "\n    endpoints: ['*']\n" + keys + more);
   }
 
   lqe::testing::TestDatabase db_{"ops"};
@@ -179,8 +179,9 @@ TEST_F(OperationsTest, PidFileReloadLogsChangesAndCountsFailures) {
 
   // A new key: the reload names it (never its digest) and it works at once.
   const std::string second_key = "second-key-9f3";
-  WriteConfig(address_, "",
-              "  - name: second\n    sha256: " + Sha256Hex(second_key) + "\n    endpoints: ['*']\n");
+  WriteConfig(
+      address_, "",
+      "  - name: second\n    sha256: " + Sha256Hex(second_key) + "\n    endpoints: ['*']\n");
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a later success timestamp
   Run reload = RunLqe("reload --pid-file " + pid_file);
   EXPECT_EQ(reload.status, 0) << reload.output;
@@ -194,8 +195,7 @@ TEST_F(OperationsTest, PidFileReloadLogsChangesAndCountsFailures) {
   EXPECT_EQ(log.find(Sha256Hex(second_key)), std::string::npos);
   EXPECT_EQ(log.find(second_key), std::string::npos);
   HttpResult after = Fetch(port(), "/metrics");
-  EXPECT_GT(Series(after.body, "lqe_config_last_reload_success_timestamp_seconds"),
-            first_success);
+  EXPECT_GT(Series(after.body, "lqe_config_last_reload_success_timestamp_seconds"), first_success);
 
   // A broken config is refused, counted, and the running one keeps serving.
   dir_.Write("gw.yaml", "listen: [\n");
@@ -204,9 +204,9 @@ TEST_F(OperationsTest, PidFileReloadLogsChangesAndCountsFailures) {
     return Series(Fetch(port(), "/metrics").body, "lqe_config_reload_failures_total") == 1;
   })) << serve.Log();
   EXPECT_NE(serve.Log().find("reload failed, keeping the previous config"), std::string::npos);
-  EXPECT_EQ(Fetch(port(), "/api/endpoints/query/logs.all?project=x", {{"X-API-KEY", second_key}})
-                .status,
-            200);
+  EXPECT_EQ(
+      Fetch(port(), "/api/endpoints/query/logs.all?project=x", {{"X-API-KEY", second_key}}).status,
+      200);
 
   EXPECT_EQ(serve.Terminate(), 0);
   EXPECT_FALSE(std::filesystem::exists(pid_file));
@@ -247,8 +247,8 @@ TEST_F(OperationsTest, SecondServeRefusesAPidFileInUse) {
   WriteConfig(address_, "");
   Serve serve(dir_, {"--pid-file", pid_file});
   ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
-  Run second = RunLqe("serve --config " + (dir_.path() / "gw.yaml").string() + " --pid-file " +
-                      pid_file);
+  Run second =
+      RunLqe("serve --config " + (dir_.path() / "gw.yaml").string() + " --pid-file " + pid_file);
   EXPECT_EQ(second.status, 1);
   // The listener is taken first, so either refusal names why; the pid file is untouched.
   EXPECT_EQ(ReadText(pid_file), std::to_string(serve.Pid()) + "\n") << second.output;
@@ -422,14 +422,13 @@ TlsResult TlsGet(unsigned short port, const std::string& target, const std::stri
 TEST_F(OperationsTest, NativeTlsServesHttpsAndReloadsTheCertificate) {
   MakeCertificate(dir_, "lqe-first");
   std::string ca_first = dir_.Write("ca-first.pem", ReadText(dir_.path() / "cert.pem"));
-  WriteConfig("\n  address: " + address_ + "\n  tls:\n    cert_file: cert.pem\n    key_file: key.pem",
-              "");
+  WriteConfig(
+      "\n  address: " + address_ + "\n  tls:\n    cert_file: cert.pem\n    key_file: key.pem", "");
   Serve serve(dir_);
   ASSERT_TRUE(serve.WaitFor([&] { return TlsGet(port(), "/health", ca_first).status == 200; }))
       << serve.Log();
-  TlsResult first = TlsGet(port(), "/api/endpoints/query/logs.all?project=x&api_key=" +
-                                       std::string(kTestKey),
-                           ca_first);
+  TlsResult first = TlsGet(
+      port(), "/api/endpoints/query/logs.all?project=x&api_key=" + std::string(kTestKey), ca_first);
   EXPECT_EQ(first.status, 200) << first.error;
   EXPECT_EQ(first.common_name, "lqe-first");
   EXPECT_EQ(first.server_header, "lqe/" + std::string(BuildVersion()));
@@ -451,8 +450,8 @@ TEST_F(OperationsTest, NativeTlsServesHttpsAndReloadsTheCertificate) {
 TEST_F(OperationsTest, TlsWithAnUnreadableKeyIsAConfigError) {
   dir_.Write("cert.pem", "not a certificate\n");
   dir_.Write("key.pem", "not a key\n");
-  WriteConfig("\n  address: " + address_ + "\n  tls:\n    cert_file: cert.pem\n    key_file: key.pem",
-              "");
+  WriteConfig(
+      "\n  address: " + address_ + "\n  tls:\n    cert_file: cert.pem\n    key_file: key.pem", "");
   Run run = RunLqe("serve --config " + (dir_.path() / "gw.yaml").string());
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.output.find("listen.tls: cannot load"), std::string::npos) << run.output;

@@ -20,12 +20,10 @@ void CheckIngestKeys(Problems& problems, const std::string& file, int line, cons
 void ParseRollups(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void ParseListenAddress(const std::string& file, const YAML::Node& node, std::string_view what,
                         std::string* host, std::uint16_t* port);
-void ParseListenTls(Problems& problems, const std::string& file, const YAML::Node& node,
-                    Config& c);
+void ParseListenTls(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void ParseAdmin(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void ParseLog(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
-void ParseRetention(Problems& problems, const std::string& file, const YAML::Node& node,
-                    Config& c);
+void ParseRetention(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 }  // namespace config
 
 using config::CheckKeys;

@@ -8,9 +8,9 @@
 
 #include <array>
 #include <boost/asio/ssl.hpp>
-#include <boost/json/serialize.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/json/serialize.hpp>
 #include <cerrno>
 #include <cmath>
 #include <type_traits>
@@ -78,7 +78,7 @@ void Record(Server::Impl& server, const GatewayState& state, std::string_view me
     if (!response.cache_state.empty()) line["cache"] = response.cache_state;
     if (!response.endpoint_name.empty()) line["endpoint"] = response.endpoint_name;
     if (response.status >= 400) line["reason"] = response.reason.empty() ? "-" : response.reason;
-    spdlog::info("{}", boost::json::serialize(line));
+    spdlog::info("{}{}", StructuredLogPrefix(), boost::json::serialize(line));
     return;
   }
   // 4xx and 5xx lines name why, so a caller's mistakes can be told from lqe's.
@@ -126,8 +126,9 @@ bool StartLineTooLong(const beast::flat_buffer& buffer) {
 // then: no 408).
 template <typename Stream>
 asio::awaitable<void> AnswerReadError(Server::Impl& server, const GatewayState& state,
-                                      Connection<Stream>& connection, const beast::flat_buffer& buffer,
-                                      RequestParser& parser, boost::system::error_code ec) {
+                                      Connection<Stream>& connection,
+                                      const beast::flat_buffer& buffer, RequestParser& parser,
+                                      boost::system::error_code ec) {
   std::optional<GatewayError> error;
   if (const auto& rejection = parser.GetRejection()) {
     error = MakeError(rejection->status, rejection->message, rejection->reason);

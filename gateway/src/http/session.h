@@ -95,7 +95,6 @@ struct Server::Impl {
 
 // `admin`: accepted on admin.listen. `tls`: the API listener's TLS context, or null.
 boost::asio::awaitable<void> RunSession(Server::Impl& server, boost::asio::ip::tcp::socket socket,
-                                        bool admin,
-                                        std::shared_ptr<boost::asio::ssl::context> tls);
+                                        bool admin, std::shared_ptr<boost::asio::ssl::context> tls);
 
 }  // namespace lqe::gateway

@@ -15,9 +15,10 @@ namespace lqe::gateway {
 namespace {
 
 std::atomic<bool> json_logs{false};
+constexpr std::string_view kStructured = "\x1e";
 
-// {"time":"2026-01-02T03:04:05.678Z","level":"info","msg":"..."}; a message that is itself a
-// JSON object (an access line) is merged: its fields follow time and level.
+// {"time":"2026-01-02T03:04:05.678Z","level":"info","msg":"..."}; a structured message (an
+// access line: StructuredLogPrefix and a JSON object) is merged: its fields follow time and level.
 class JsonFormatter final : public spdlog::formatter {
  public:
   void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
@@ -36,8 +37,8 @@ class JsonFormatter final : public spdlog::formatter {
                        std::string(spdlog::level::to_string_view(msg.level).data(),
                                    spdlog::level::to_string_view(msg.level).size()) +
                        "\",";
-    if (text.size() > 1 && text.front() == '{' && text.back() == '}') {
-      line.append(text.substr(1));
+    if (text.size() > 2 && text.front() == kStructured[0] && text[1] == '{') {
+      line.append(text.substr(2));
     } else {
       line += "\"msg\":" + boost::json::serialize(boost::json::string(text)) + "}";
     }
@@ -59,6 +60,10 @@ bool SafeIdChar(char c) {
 void UseJsonLogs(bool json) {
   json_logs.store(json);
   if (json) spdlog::set_formatter(std::make_unique<JsonFormatter>());
+}
+
+std::string_view StructuredLogPrefix() {
+  return kStructured;
 }
 
 bool JsonLogs() {

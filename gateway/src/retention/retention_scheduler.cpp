@@ -107,8 +107,8 @@ RetentionPass RunRetentionPass(pqxx::connection& conn, const RetentionConfig& co
       for (const Partition& p : partitions) {
         if (!gone.contains(p.name)) total += p.bytes;
       }
-      for (std::size_t i = 0; i < partitions.size() &&
-                              total > static_cast<std::int64_t>(config.max_disk_bytes);) {
+      for (std::size_t i = 0;
+           i < partitions.size() && total > static_cast<std::int64_t>(config.max_disk_bytes);) {
         int day = partitions[i].day;
         if (day >= today) break;
         for (; i < partitions.size() && partitions[i].day == day; ++i) {
@@ -121,7 +121,8 @@ RetentionPass RunRetentionPass(pqxx::connection& conn, const RetentionConfig& co
     // The edge rollups keep no day the edge table no longer has.
     int edge_cutoff = today - config.DaysFor("edge");
     for (const Partition& p : partitions) {
-      if (p.table == "edge" && gone.contains(p.name)) edge_cutoff = std::max(edge_cutoff, p.day + 1);
+      if (p.table == "edge" && gone.contains(p.name))
+        edge_cutoff = std::max(edge_cutoff, p.day + 1);
     }
     tx.exec_params("SELECT logs.drop_rollups_before(date '1970-01-01' + $1::int)", edge_cutoff);
     tx.commit();

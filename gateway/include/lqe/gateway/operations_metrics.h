@@ -12,8 +12,8 @@
 namespace lqe::gateway {
 
 struct SourceUsage {
-  std::string source;               // log table: "edge", "postgres", ...
-  std::int64_t bytes = 0;           // its partitions, indexes and TOAST included
+  std::string source;                 // log table: "edge", "postgres", ...
+  std::int64_t bytes = 0;             // its partitions, indexes and TOAST included
   std::int64_t oldest_day_unix = -1;  // 00:00 UTC of its oldest day partition; -1: none
 };
 

@@ -23,7 +23,7 @@ struct RetentionPass {
   bool locked = true;                // false: another gateway's pass held the lock; nothing done
   std::vector<std::string> dropped;  // "edge_p20260101", oldest first
   std::vector<std::string> created;
-  std::vector<SourceUsage> usage;    // after the drops, one per log table
+  std::vector<SourceUsage> usage;  // after the drops, one per log table
 };
 
 // One pass on `conn` (an owner of the log tables when `drop`; any reader otherwise: then only
