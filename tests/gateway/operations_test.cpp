@@ -3,6 +3,8 @@
 // the metrics key, JSON logs with request ids, native TLS with a certificate made here, and the
 // retention scheduler.
 #include <gtest/gtest.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -397,7 +399,7 @@ TlsResult TlsGet(unsigned short port, const std::string& target, const std::stri
     out.error = ec.message();
     return out;
   }
-  X509* cert = SSL_get_peer_certificate(stream.native_handle());
+  X509* cert = SSL_get1_peer_certificate(stream.native_handle());
   if (cert != nullptr) {
     char name[256] = {};
     X509_NAME_get_text_by_NID(X509_get_subject_name(cert), NID_commonName, name, sizeof name);
