@@ -123,8 +123,8 @@ TEST(OperationsConfigTest, RequestIdsAreTheClientsWhenSafeOtherwiseFresh) {
   EXPECT_EQ(RequestIdFor(&ok), ok);
   std::string b64 = "YWJj+/=";
   EXPECT_EQ(RequestIdFor(&b64), b64);
-  for (std::string bad : {std::string(""), std::string(129, 'x'), std::string("a b"),
-                          std::string("a\"b"), std::string("a\\b"), std::string("é")}) {
+  for (const std::string& bad : {std::string(""), std::string(129, 'x'), std::string("a b"),
+                                 std::string("a\"b"), std::string("a\\b"), std::string("é")}) {
     std::string id = RequestIdFor(&bad);
     EXPECT_EQ(id.size(), 32u);
     EXPECT_NE(id, bad);

@@ -61,7 +61,7 @@ std::string ReadText(const std::filesystem::path& path) {
 // `lqe serve --config <dir>/gw.yaml [extra args]`; stdout and stderr go to <dir>/serve.log.
 class Serve {
  public:
-  Serve(const TempDir& dir, std::vector<std::string> extra = {})
+  explicit Serve(const TempDir& dir, const std::vector<std::string>& extra = {})
       : log_((dir.path() / "serve.log").string()) {
     std::string config = (dir.path() / "gw.yaml").string();
     pid_ = fork();
@@ -70,7 +70,7 @@ class Serve {
       if (out != nullptr) dup2(fileno(stdout), STDERR_FILENO);
       std::string binary = lqe::testing::LqeBinary();
       std::vector<std::string> args = {binary, "serve", "--config", config};
-      for (auto& e : extra) args.push_back(e);
+      for (const auto& e : extra) args.push_back(e);
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -465,7 +465,8 @@ TEST_F(OperationsTest, TlsWithAnUnreadableKeyIsAConfigError) {
 }
 
 // Day partitions of `table` for these days before today (UTC).
-void MakeOldPartitions(pqxx::connection& conn, const std::string& table, std::vector<int> days) {
+void MakeOldPartitions(pqxx::connection& conn, const std::string& table,
+                       const std::vector<int>& days) {
   pqxx::work tx(conn);
   for (int d : days) {
     tx.exec_params("SELECT logs.ensure_partition($1, (now() AT TIME ZONE 'UTC')::date - $2::int)",
