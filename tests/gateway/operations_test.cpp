@@ -36,15 +36,15 @@ int FreePort() {
   return a.local_endpoint().port();
 }
 
-struct Run {
+struct LqeRun {
   int status = -1;
   std::string output;  // stdout and stderr
 };
 
 // Runs the lqe binary with `args`, waiting for it.
-Run RunLqe(const std::string& args) {
+LqeRun RunLqe(const std::string& args) {
   std::string command = lqe::testing::LqeBinary() + " " + args + " 2>&1";
-  Run run;
+  LqeRun run;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   char buffer[4096];
@@ -185,7 +185,7 @@ TEST_F(OperationsTest, PidFileReloadLogsChangesAndCountsFailures) {
       address_, "",
       "  - name: second\n    sha256: " + Sha256Hex(second_key) + "\n    endpoints: ['*']\n");
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a later success timestamp
-  Run reload = RunLqe("reload --pid-file " + pid_file);
+  LqeRun reload = RunLqe("reload --pid-file " + pid_file);
   EXPECT_EQ(reload.status, 0) << reload.output;
   EXPECT_NE(reload.output.find("pid " + std::to_string(serve.Pid())), std::string::npos);
   ASSERT_TRUE(serve.WaitLog("reload: api key second added")) << serve.Log();
@@ -216,7 +216,7 @@ TEST_F(OperationsTest, PidFileReloadLogsChangesAndCountsFailures) {
 
 TEST_F(OperationsTest, ReloadSaysWhyItCannotSignal) {
   std::string missing = (dir_.path() / "none.pid").string();
-  Run run = RunLqe("reload --pid-file " + missing);
+  LqeRun run = RunLqe("reload --pid-file " + missing);
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.output.find("cannot read the pid file " + missing), std::string::npos)
       << run.output;
@@ -253,7 +253,7 @@ TEST_F(OperationsTest, SecondServeRefusesAPidFileInUse) {
   std::string text = ReadText(dir_.path() / "gw.yaml");
   text.replace(text.find(address_), address_.size(), "127.0.0.1:" + std::to_string(FreePort()));
   std::string other = dir_.Write("gw2.yaml", text);
-  Run second = RunLqe("serve --config " + other + " --pid-file " + pid_file);
+  LqeRun second = RunLqe("serve --config " + other + " --pid-file " + pid_file);
   EXPECT_EQ(second.status, 1);
   EXPECT_NE(second.output.find("names a running lqe serve (pid " + std::to_string(serve.Pid())),
             std::string::npos)
@@ -459,7 +459,7 @@ TEST_F(OperationsTest, TlsWithAnUnreadableKeyIsAConfigError) {
   dir_.Write("key.pem", "not a key\n");
   WriteConfig(
       "\n  address: " + address_ + "\n  tls:\n    cert_file: cert.pem\n    key_file: key.pem", "");
-  Run run = RunLqe("serve --config " + (dir_.path() / "gw.yaml").string());
+  LqeRun run = RunLqe("serve --config " + (dir_.path() / "gw.yaml").string());
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.output.find("listen.tls: cannot load"), std::string::npos) << run.output;
 }
