@@ -7,13 +7,15 @@
 #  4. clang-tidy on the C++ files changed by the last 10 commits (deploy/lib/check-tidy.sh);
 #  5. starts a throwaway PostgreSQL 15 cluster on a free port in a temp dir;
 #  6. runs every ctest test (unit + integration), refusing to pass on fewer tests than a floor;
-#  7. the oracle suite: lqe against the ZetaSQL reference evaluator (deploy/oracle.sh);
-#  8. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
+#  7. the upgrade test: a database migrated and filled by the previous release is migrated by
+#     this build and gives the same answers (deploy/upgrade-test.sh);
+#  8. the oracle suite: lqe against the ZetaSQL reference evaluator (deploy/oracle.sh);
+#  9. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
 #     against the same cluster (LQE_SANITIZE_STEP=0 skips this step in a local run, not in CI);
-#  9. the Debian package and the container image, both from build/lqe: deploy/package/build-deb.sh
+# 10. the Debian package and the container image, both from build/lqe: deploy/package/build-deb.sh
 #     --prebuilt (lintian, systemd-analyze verify, the unpacked binary run) and
 #     deploy/container/test-image.sh (podman, against the throwaway cluster's server);
-# 10. the fuzz smoke run (deploy/fuzz.sh).
+# 11. the fuzz smoke run (deploy/fuzz.sh).
 # The cluster is stopped even on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +68,13 @@ run_ctest() {
   bash deploy/lib/run-ctest.sh "$1" "$MIN_TESTS" "$MIN_INTEGRATION_TESTS"
 }
 run_ctest build
+
+# Upgrade from the previous release (deploy/upgrade/previous-release): its lqe is built from git
+# history (only that target; ccache makes it mostly cache hits), migrates and fills a fresh
+# database and records answers; this build's lqe migrates it and must answer byte for byte the
+# same. CI clones with full history, so the commit is reachable.
+step "upgrade from the previous release"
+bash deploy/upgrade-test.sh
 
 # Oracle suite (tests/oracle): lqe against the ZetaSQL reference evaluator, in a fresh database
 # of the throwaway cluster. Installs node/npm (Debian) and the locked npm packages when missing.

@@ -19,6 +19,7 @@ void RegisterRetention(CLI::App& app, int* exit_code);  // schema: drop old dail
 void RegisterGenerate(CLI::App& app, int* exit_code);   // schema: deterministic demo events
 void RegisterTranslate(CLI::App& app, int* exit_code);  // translator: BigQuery SQL -> PG SQL
 void RegisterServe(CLI::App& app, int* exit_code);      // gateway: the HTTP service
+void RegisterReload(CLI::App& app, int* exit_code);     // gateway: SIGHUP a running serve
 void RegisterCheck(CLI::App& app, int* exit_code);      // gateway: validate a config
 void RegisterKeygen(CLI::App& app, int* exit_code);     // gateway: new API key and its SHA-256
 void RegisterCluster(CLI::App& app, int* exit_code);    // gateway: nodes, roles, lag, partitions

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", lqe::cli::VersionText());
   int exit_code = 0;
   lqe::cli::RegisterServe(app, &exit_code);
+  lqe::cli::RegisterReload(app, &exit_code);
   lqe::cli::RegisterCheck(app, &exit_code);
   lqe::cli::RegisterKeygen(app, &exit_code);
   lqe::cli::RegisterTranslate(app, &exit_code);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "http_client.h"
+#include "lqe_build_info.h"
 #include "server_fixture.h"
 #include "support.h"
 #include "support/test_database.h"
@@ -139,9 +140,10 @@ TEST_F(ServerTest, CachedResponsesOnTheWireByteForByte) {
   RawConnection c(s.port());
   ASSERT_TRUE(c.Connected());
   const std::string get = "GET /api/endpoints/query/edge.count HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
-                          std::string(kTestKey) + "\r\n";
+                          std::string(kTestKey) + "\r\nX-Request-Id: r1\r\n";
   const std::string rest =
-      "Server: lqe\r\n"
+      "Server: lqe/" LQE_VERSION
+      "\r\n"
       "Content-Type: application/json; charset=utf-8\r\n"
       "Access-Control-Allow-Origin: *\r\n"
       "Access-Control-Expose-Headers: X-Cache, Age, X-Result-Truncated, Retry-After\r\n"
@@ -149,17 +151,23 @@ TEST_F(ServerTest, CachedResponsesOnTheWireByteForByte) {
       "\r\n"
       R"({"result":[{"n":6}]})";
   ASSERT_TRUE(c.Send(get + "\r\n"));
-  EXPECT_EQ(c.ReadResponse(), "HTTP/1.1 200 OK\r\nX-Cache: MISS\r\nAge: 0\r\n" + rest);
+  EXPECT_EQ(c.ReadResponse(),
+            "HTTP/1.1 200 OK\r\nX-Cache: MISS\r\nAge: 0\r\nX-Request-Id: r1\r\n" + rest);
   ASSERT_TRUE(c.Send(get + "\r\n"));
-  EXPECT_EQ(c.ReadResponse(), "HTTP/1.1 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\n" + rest);
+  EXPECT_EQ(c.ReadResponse(),
+            "HTTP/1.1 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\nX-Request-Id: r1\r\n" + rest);
   std::string http10 = get + "Connection: keep-alive\r\n\r\n";
   http10.replace(http10.find("HTTP/1.1"), 8, "HTTP/1.0");
   ASSERT_TRUE(c.Send(http10));
   EXPECT_EQ(c.ReadResponse(),
-            "HTTP/1.0 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\nConnection: keep-alive\r\n" + rest);
+            "HTTP/1.0 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\nX-Request-Id: r1\r\nConnection: "
+            "keep-alive\r\n" +
+                rest);
   ASSERT_TRUE(c.Send(get + "Connection: close\r\n\r\n"));
-  EXPECT_EQ(c.ReadResponse(),
-            "HTTP/1.1 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\nConnection: close\r\n" + rest);
+  EXPECT_EQ(
+      c.ReadResponse(),
+      "HTTP/1.1 200 OK\r\nX-Cache: HIT\r\nAge: 0\r\nX-Request-Id: r1\r\nConnection: close\r\n" +
+          rest);
   EXPECT_TRUE(c.ClosedByServer());
   // Credentials are still checked on a hit.
   RawConnection other(s.port());

@@ -8,6 +8,7 @@
 
 #include "lqe/gateway/handler.h"
 #include "lqe/gateway/result_cache.h"
+#include "lqe_build_info.h"
 
 namespace lqe::gateway {
 namespace {
@@ -24,7 +25,8 @@ TEST(WireTest, OkHeadOnHttp11KeepAlive) {
   response.AddHeader("Age", "3");
   EXPECT_EQ(SerializeHead(response, 11, true),
             "HTTP/1.1 200 OK\r\n"
-            "Server: lqe\r\n"
+            "Server: lqe/" LQE_VERSION
+            "\r\n"
             "Content-Type: application/json; charset=utf-8\r\n"
             "X-Cache: HIT\r\n"
             "Age: 3\r\n"
@@ -71,7 +73,8 @@ TEST(WireTest, NoContentHasNoLengthAndNoType) {
   response.AddHeader("Access-Control-Max-Age", "1728000");
   EXPECT_EQ(SerializeHead(response, 11, true),
             "HTTP/1.1 204 No Content\r\n"
-            "Server: lqe\r\n"
+            "Server: lqe/" LQE_VERSION
+            "\r\n"
             "Access-Control-Max-Age: 1728000\r\n"
             "\r\n");
 }
@@ -103,25 +106,25 @@ TEST(WireTest, CachedResultFormsAreTheExactBytes) {
   const std::string common =
       "Access-Control-Allow-Origin: *\r\n"
       "Access-Control-Expose-Headers: X-Cache, Age, X-Result-Truncated, Retry-After\r\n";
-  EXPECT_EQ(result->plain.bytes,
-            "Server: lqe\r\n"
-            "Content-Type: application/json; charset=utf-8\r\n"
-            "Vary: Accept-Encoding\r\n"
-            "X-Result-Truncated: true\r\n" +
-                common +
-                "Content-Length: 13\r\n"
-                "\r\n"
-                R"({"result":[]})");
-  EXPECT_EQ(result->gzip.bytes,
-            "Server: lqe\r\n"
-            "Content-Type: application/json; charset=utf-8\r\n"
-            "Content-Encoding: gzip\r\n"
-            "Vary: Accept-Encoding\r\n"
-            "X-Result-Truncated: true\r\n" +
-                common +
-                "Content-Length: 2\r\n"
-                "\r\n"
-                "GZ");
+  EXPECT_EQ(result->plain.bytes, "Server: lqe/" LQE_VERSION
+                                 "\r\n"
+                                 "Content-Type: application/json; charset=utf-8\r\n"
+                                 "Vary: Accept-Encoding\r\n"
+                                 "X-Result-Truncated: true\r\n" +
+                                     common +
+                                     "Content-Length: 13\r\n"
+                                     "\r\n"
+                                     R"({"result":[]})");
+  EXPECT_EQ(result->gzip.bytes, "Server: lqe/" LQE_VERSION
+                                "\r\n"
+                                "Content-Type: application/json; charset=utf-8\r\n"
+                                "Content-Encoding: gzip\r\n"
+                                "Vary: Accept-Encoding\r\n"
+                                "X-Result-Truncated: true\r\n" +
+                                    common +
+                                    "Content-Length: 2\r\n"
+                                    "\r\n"
+                                    "GZ");
   EXPECT_EQ(result->body(), R"({"result":[]})");
   EXPECT_EQ(result->gzip_body(), "GZ");
   EXPECT_FALSE(result->plain.gzip);
@@ -135,9 +138,9 @@ TEST(WireTest, CachedResultFormsAreTheExactBytes) {
   ResultPtr plain_only = MakeCachedResult("{}", "", false);
   EXPECT_FALSE(plain_only->HasGzip());
   EXPECT_EQ(plain_only->gzip_body(), "");
-  EXPECT_EQ(plain_only->plain.bytes,
-            "Server: lqe\r\nContent-Type: application/json; charset=utf-8\r\n" + common +
-                "Content-Length: 2\r\n\r\n{}");
+  EXPECT_EQ(plain_only->plain.bytes, "Server: lqe/" LQE_VERSION
+                                     "\r\nContent-Type: application/json; charset=utf-8\r\n" +
+                                         common + "Content-Length: 2\r\n\r\n{}");
 }
 
 // A hit's head: the status line and the per-request lines, then the shared buffer; together the

@@ -19,6 +19,12 @@ void ParseIngest(Problems& problems, const std::string& file, const YAML::Node& 
 void ParseSources(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void CheckIngestKeys(Problems& problems, const std::string& file, int line, const Config& c);
 void ParseRollups(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
+void ParseListenAddress(const std::string& file, const YAML::Node& node, std::string_view what,
+                        std::string* host, std::uint16_t* port);
+void ParseListenTls(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
+void ParseAdmin(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
+void ParseLog(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
+void ParseRetention(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 }  // namespace config
 
 using config::CheckKeys;
@@ -31,12 +37,17 @@ using config::Problems;
 
 namespace {
 
-void ParseListen(const std::string& file, const YAML::Node& node, Config& c) {
-  std::string error;
-  if (!config::SplitListen(GetString(file, node, "listen"), &c.listen_host, &c.listen_port,
-                           &error)) {
-    Fail(file, node, error);
+// `listen: host:port`, or a mapping {address: host:port, tls: {cert_file, key_file}}.
+void ParseListen(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
+  if (node.IsMap()) {
+    CheckKeys(problems, file, node, "listen", {"address", "tls"});
+    if (!node["address"]) Fail(file, node, "listen.address (host:port) is required");
+    config::ParseListenAddress(file, node["address"], "listen.address", &c.listen_host,
+                               &c.listen_port);
+    if (node["tls"]) config::ParseListenTls(problems, file, node["tls"], c);
+    return;
   }
+  config::ParseListenAddress(file, node, "listen", &c.listen_host, &c.listen_port);
 }
 
 void ParseDatabase(Problems& problems, const std::string& file, const YAML::Node& node,
@@ -232,9 +243,14 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
   CheckKeys(problems, file, root, "the config",
             {"listen", "io_threads", "worker_threads", "database", "catalogue_file",
              "cache_max_bytes", "http", "log_level", "access_log", "api_keys", "endpoints_dir",
-             "endpoints", "shards", "ingest", "sources", "rollups"});
+             "endpoints", "shards", "ingest", "sources", "rollups", "admin", "log", "retention"});
   auto read = [&](auto&& part) { problems.Collect(file, part); };
-  if (root["listen"]) read([&] { ParseListen(file, root["listen"], c); });
+  if (root["listen"]) read([&] { ParseListen(problems, file, root["listen"], c); });
+  if (root["admin"]) read([&] { config::ParseAdmin(problems, file, root["admin"], c); });
+  if (root["log"]) read([&] { config::ParseLog(problems, file, root["log"], c); });
+  if (root["retention"]) {
+    read([&] { config::ParseRetention(problems, file, root["retention"], c); });
+  }
   if (root["io_threads"]) {
     read([&] {
       c.io_threads = static_cast<int>(GetInt(file, root["io_threads"], "io_threads", 0, 1024));

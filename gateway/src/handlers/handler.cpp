@@ -2,6 +2,7 @@
 // non-blocking fast path (cache hits, errors) and the full path that may query Postgres.
 #include "lqe/gateway/handler.h"
 
+#include "handlers/admin_routes.h"
 #include "handlers/routes.h"
 #include "ingest/ingest_handler.h"
 #include "lqe/gateway/errors.h"
@@ -120,6 +121,7 @@ FastOutcome HandleFast(const Request& request, Context& context) {
   auto parsed = ParseAndRoute(request);
   if (auto* response = std::get_if<Response>(&parsed)) return std::move(*response);
   Parsed& p = std::get<Parsed>(parsed);
+  if (auto refusal = AdminRouteRefusal(request, p.route.kind, context)) return std::move(*refusal);
   switch (p.route.kind) {
     case Route::Kind::kHealth:
       return JsonStatus(200, "ok");

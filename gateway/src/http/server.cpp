@@ -7,12 +7,14 @@
 #include <sys/socket.h>
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <thread>
 
 #include "http/session.h"
 #include "http/wire.h"
+#include "lqe/gateway/config_diff.h"
 #include "lqe/gateway/errors.h"
 
 namespace lqe::gateway {
@@ -26,6 +28,36 @@ std::shared_ptr<PgHosts> MakeHosts(const Config& c) {
   return std::make_shared<PgHosts>(PgHostsOptions{c.dsn, c.replicas, c.pool_size,
                                                   c.connect_timeout_ms, c.max_replica_lag_ms,
                                                   c.replica_check_interval_ms});
+}
+
+// The TLS context of listen.tls: TLS 1.2 and later, the certificate chain and key from PEM files.
+std::shared_ptr<asio::ssl::context> LoadTls(const TlsConfig& tls, std::string* error) {
+  auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_server);
+  try {
+    context->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                         asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+    context->use_certificate_chain_file(tls.cert_file);
+    context->use_private_key_file(tls.key_file, asio::ssl::context::pem);
+  } catch (const boost::system::system_error& e) {
+    *error = "listen.tls: cannot load " + tls.cert_file + " / " + tls.key_file + ": " +
+             e.code().message();
+    return nullptr;
+  }
+  return context;
+}
+
+std::string ListenError(const std::string& host, std::uint16_t port, tcp::acceptor& acceptor) {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(host == "localhost" ? "127.0.0.1" : host, ec);
+  if (ec) return "bad listen address " + host;
+  tcp::endpoint endpoint(address, port);
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return "cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message();
+  return {};
 }
 
 }  // namespace
@@ -65,24 +97,27 @@ Server::~Server() {
 std::string Server::Bind() {
   Impl& s = *impl_;
   const Config& c = s.state->config;
-  boost::system::error_code ec;
-  auto address =
-      asio::ip::make_address(c.listen_host == "localhost" ? "127.0.0.1" : c.listen_host, ec);
-  if (ec) return "bad listen address " + c.listen_host;
-  tcp::endpoint endpoint(address, c.listen_port);
-  s.acceptor.open(endpoint.protocol(), ec);
-  if (!ec) s.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) s.acceptor.bind(endpoint, ec);
-  if (!ec) s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    return "cannot listen on " + c.listen_host + ":" + std::to_string(c.listen_port) + ": " +
-           ec.message();
+  if (c.tls.enabled()) {
+    std::string error;
+    s.tls = LoadTls(c.tls, &error);
+    if (!s.tls) return error;
+  }
+  if (std::string error = ListenError(c.listen_host, c.listen_port, s.acceptor); !error.empty()) {
+    return error;
+  }
+  if (c.admin.separate()) {
+    return ListenError(c.admin.listen_host, c.admin.listen_port, s.admin_acceptor);
   }
   return {};
 }
 
 std::uint16_t Server::port() const {
   return impl_->acceptor.local_endpoint().port();
+}
+
+std::uint16_t Server::admin_port() const {
+  if (!impl_->admin_acceptor.is_open()) return 0;
+  return impl_->admin_acceptor.local_endpoint().port();
 }
 
 std::string Server::Reload() {
@@ -97,9 +132,22 @@ int Server::Run(bool handle_signals) {
   Impl& s = *impl_;
   if (handle_signals) s.WatchSignals();
   s.ScheduleWarming();
-  asio::co_spawn(s.ioc, s.Accept(), asio::detached);
-  spdlog::info("lqe serving {} endpoints on {}:{} with {} I/O threads",
-               s.state->config.endpoints.size(), s.state->config.listen_host, port(), s.io_threads);
+  asio::co_spawn(s.ioc, s.Accept(s.acceptor, false), asio::detached);
+  if (s.admin_acceptor.is_open()) {
+    asio::co_spawn(s.ioc, s.Accept(s.admin_acceptor, true), asio::detached);
+    spdlog::info("lqe admin routes (/metrics, /health, /ready) on {}:{}",
+                 s.state->config.admin.listen_host, admin_port());
+  }
+  s.retention = std::make_unique<RetentionScheduler>(
+      [&s] {
+        auto state = s.CurrentState();
+        return std::shared_ptr<const Config>(state, &state->config);
+      },
+      &s.ops);
+  s.retention->Start();
+  spdlog::info("lqe serving {} endpoints on {}:{}{} with {} I/O threads",
+               s.state->config.endpoints.size(), s.state->config.listen_host, port(),
+               s.tls ? " (TLS)" : "", s.io_threads);
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_alive;
   for (int i = 1; i < s.io_threads; ++i) {
     s.extra_loops.push_back(std::make_unique<asio::io_context>(1));
@@ -129,6 +177,7 @@ int Server::Run(bool handle_signals) {
   }
   keep_alive.clear();
   for (auto& t : threads) t.join();
+  s.retention->Stop();
   if (s.stopping.load()) {
     // Past the grace deadline: keep cancelling whatever still runs until the workers are done
     // (a cancel that reaches a backend between protocol messages is dropped).
@@ -151,7 +200,10 @@ int Server::Run(bool handle_signals) {
 std::string Server::Impl::Reload() {
   std::string error;
   auto next = builder ? builder(&error) : BuildState(config_path, metrics.get(), &error);
-  if (!next) {
+  std::shared_ptr<asio::ssl::context> next_tls;
+  if (next && next->config.tls.enabled()) next_tls = LoadTls(next->config.tls, &error);
+  if (!next || (next->config.tls.enabled() && !next_tls)) {
+    ops.CountReloadFailure();
     spdlog::error("reload failed, keeping the previous config: {}", error);
     return error;
   }
@@ -182,18 +234,34 @@ std::string Server::Impl::Reload() {
   }
   if (now.listen_host != was.listen_host || now.listen_port != was.listen_port ||
       now.io_threads != was.io_threads || now.worker_threads != was.worker_threads ||
-      now.cache_max_bytes != was.cache_max_bytes) {
+      now.cache_max_bytes != was.cache_max_bytes || now.log_json != was.log_json ||
+      now.admin.listen_host != was.admin.listen_host ||
+      now.admin.listen_port != was.admin.listen_port) {
     spdlog::warn(
-        "reload: listen, io_threads, worker_threads and cache_max_bytes take effect after a "
-        "restart; the running values are kept");
+        "reload: listen, admin.listen, io_threads, worker_threads, cache_max_bytes and "
+        "log.format take effect after a restart; the running values are kept");
   }
+  std::vector<std::string> changes = DescribeConfigChanges(was, now);
+  for (const std::string& change : changes) spdlog::info("reload: {}", change);
+  {
+    std::lock_guard lock(tls_mutex);
+    tls = std::move(next_tls);
+  }
+  if (now.tls.enabled()) spdlog::info("reload: TLS certificate loaded from {}", now.tls.cert_file);
   {
     std::lock_guard lock(state_mutex);
     state = std::move(next);
     generation.fetch_add(1, std::memory_order_release);
   }
-  spdlog::info("reload: config {} applied", config_path);
+  ops.MarkReloadSuccess();
+  spdlog::info("reload: config {} applied ({} changes to endpoints and keys)", config_path,
+               changes.size());
   return {};
+}
+
+std::shared_ptr<asio::ssl::context> Server::Impl::CurrentTls() {
+  std::lock_guard lock(tls_mutex);
+  return tls;
 }
 
 std::shared_ptr<const GatewayState> Server::Impl::CurrentState() {
@@ -235,7 +303,7 @@ Context Server::Impl::MakeContext() {
   };
   context.metrics_text = [this, hosts] {
     return metrics->Render(cache->Stats(), hosts->InUse(), hosts->Size()) +
-           RenderHostMetrics(hosts->Stats()) + ingest->RenderMetrics();
+           RenderHostMetrics(hosts->Stats()) + ingest->RenderMetrics() + ops.Render();
   };
   context.ingest = ingest.get();
   return context;
@@ -270,6 +338,7 @@ void Server::Impl::BeginShutdown() {
   if (stopping.exchange(true)) return;
   boost::system::error_code ignored;
   acceptor.close(ignored);
+  admin_acceptor.close(ignored);
   warm_timer.cancel();
   signals.cancel(ignored);
   shutdown_deadline = std::chrono::steady_clock::now() +
@@ -328,12 +397,12 @@ void Server::Impl::LogAcceptFailure(const boost::system::error_code& ec) {
   last_accept_log = now;
 }
 
-asio::awaitable<void> Server::Impl::Accept() {
+asio::awaitable<void> Server::Impl::Accept(tcp::acceptor& from, bool admin) {
   auto backoff = std::chrono::milliseconds(0);
   for (;;) {
     boost::system::error_code ec;
     tcp::socket socket =
-        co_await acceptor.async_accept(NextLoop(), asio::redirect_error(asio::use_awaitable, ec));
+        co_await from.async_accept(NextLoop(), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       if (stopping.load() || ec == asio::error::operation_aborted) co_return;
       LogAcceptFailure(ec);
@@ -358,7 +427,9 @@ asio::awaitable<void> Server::Impl::Accept() {
     }
     metrics->OpenConnections().fetch_add(1);
     auto executor = socket.get_executor();
-    asio::co_spawn(executor, RunSession(*this, std::move(socket)), asio::detached);
+    asio::co_spawn(executor,
+                   RunSession(*this, std::move(socket), admin, admin ? nullptr : CurrentTls()),
+                   asio::detached);
   }
 }
 

@@ -7,9 +7,13 @@
 #include <sys/socket.h>
 
 #include <array>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/json/serialize.hpp>
 #include <cerrno>
+#include <cmath>
+#include <type_traits>
 
 #include "http/io_deadline.h"
 #include "http/request_parser.h"
@@ -17,6 +21,7 @@
 #include "ingest/ingest_handler.h"
 #include "lqe/base/ascii.h"
 #include "lqe/gateway/errors.h"
+#include "lqe/gateway/log_format.h"
 
 namespace lqe::gateway {
 namespace {
@@ -25,15 +30,21 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-// A connection's socket and the deadline that bounds its reads and writes.
+using TlsStream = asio::ssl::stream<asio::ip::tcp::socket>;
+
+// A connection's stream (a TCP socket, or TLS over one) and the deadline that bounds its reads
+// and writes.
+template <typename Stream>
 struct Connection {
-  asio::ip::tcp::socket socket;
+  Stream stream;
   std::shared_ptr<IoDeadline> deadline;
+  asio::ip::tcp::socket& socket() { return beast::get_lowest_layer(stream); }
 };
 
 // Writes the head and the body in one gather write (for the early errors; Serve writes its
 // answers inline).
-asio::awaitable<boost::system::error_code> WriteResponse(Connection& connection,
+template <typename Stream>
+asio::awaitable<boost::system::error_code> WriteResponse(Connection<Stream>& connection,
                                                          const Response& response, unsigned version,
                                                          bool keep_alive, std::string& head) {
   head.clear();
@@ -42,36 +53,55 @@ asio::awaitable<boost::system::error_code> WriteResponse(Connection& connection,
       response.wire ? std::string_view(response.wire->bytes) : std::string_view(response.body);
   std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(rest)};
   boost::system::error_code ec;
-  co_await asio::async_write(connection.socket, buffers,
+  co_await asio::async_write(connection.stream, buffers,
                              asio::redirect_error(asio::use_awaitable, ec));
   co_return ec;
 }
 
 void Record(Server::Impl& server, const GatewayState& state, std::string_view method,
-            std::string_view target, const Response& response, double seconds) {
+            std::string_view target, const Response& response, double seconds,
+            std::string_view request_id) {
   server.metrics->Latency().Observe(seconds);
   auto m = state.endpoint_metrics.find(response.endpoint_name);
   (m == state.endpoint_metrics.end() ? server.metrics->Other() : *m->second).Count(response.status);
   if (!state.config.access_log) return;
   std::string_view path = target.substr(0, target.find('?'));  // may hold api_key or SQL
   if (path.size() > 200) path = path.substr(0, 200);
+  if (JsonLogs()) {
+    boost::json::object line;
+    line["type"] = "access";
+    line["request_id"] = request_id;
+    line["method"] = method;
+    line["path"] = path;
+    line["status"] = response.status;
+    line["ms"] = std::round(seconds * 10000) / 10;
+    if (!response.cache_state.empty()) line["cache"] = response.cache_state;
+    if (!response.endpoint_name.empty()) line["endpoint"] = response.endpoint_name;
+    if (response.status >= 400) line["reason"] = response.reason.empty() ? "-" : response.reason;
+    spdlog::info("{}{}", StructuredLogPrefix(), boost::json::serialize(line));
+    return;
+  }
   // 4xx and 5xx lines name why, so a caller's mistakes can be told from lqe's.
-  spdlog::info("{} {} {} {:.1f}ms cache={} endpoint={}{}{}", method.empty() ? "-" : method,
-               path.empty() ? "-" : path, response.status, seconds * 1000,
-               response.cache_state.empty() ? "-" : response.cache_state,
-               response.endpoint_name.empty() ? "-" : response.endpoint_name,
+  spdlog::info("{} {} {} {:.1f}ms cache={} endpoint={} request_id={}{}{}",
+               method.empty() ? "-" : method, path.empty() ? "-" : path, response.status,
+               seconds * 1000, response.cache_state.empty() ? "-" : response.cache_state,
+               response.endpoint_name.empty() ? "-" : response.endpoint_name, request_id,
                response.status >= 400 ? " reason=" : "",
                response.status >= 400 ? (response.reason.empty() ? "-" : response.reason) : "");
 }
 
 // A bare error for requests that never reached a handler (limits, parse errors); the
 // connection closes after it.
+template <typename Stream>
 asio::awaitable<void> WriteEarlyError(Server::Impl& server, const GatewayState& state,
-                                      Connection& connection, RequestParser& parser,
+                                      Connection<Stream>& connection, RequestParser& parser,
                                       const GatewayError& error) {
   Response response = ToResponse(error);
   FinishResponse(parser.GetRequest(), response);
-  Record(server, state, parser.GetRequest().method, parser.GetRequest().target, response, 0);
+  std::string request_id = RequestIdFor(parser.GetRequest().Header("x-request-id"));
+  response.AddHeader("X-Request-Id", request_id);
+  Record(server, state, parser.GetRequest().method, parser.GetRequest().target, response, 0,
+         request_id);
   connection.deadline->ExpiresAfter(std::chrono::milliseconds(state.config.write_timeout_ms));
   std::string head;
   co_await WriteResponse(connection, response, 11, false, head);
@@ -94,9 +124,11 @@ bool StartLineTooLong(const beast::flat_buffer& buffer) {
 // Answers a request that could not be read (a limit or parse error) before the connection
 // closes; a client that closed or went quiet gets nothing (the deadline has closed the socket
 // then: no 408).
+template <typename Stream>
 asio::awaitable<void> AnswerReadError(Server::Impl& server, const GatewayState& state,
-                                      Connection& connection, const beast::flat_buffer& buffer,
-                                      RequestParser& parser, boost::system::error_code ec) {
+                                      Connection<Stream>& connection,
+                                      const beast::flat_buffer& buffer, RequestParser& parser,
+                                      boost::system::error_code ec) {
   std::optional<GatewayError> error;
   if (const auto& rejection = parser.GetRejection()) {
     error = MakeError(rejection->status, rejection->message, rejection->reason);
@@ -189,7 +221,8 @@ asio::awaitable<Response> AnswerIngest(Server::Impl& server, Context& context,
 
 // Answers a request the fast path could not: ingest, or on a worker thread while watching for
 // the client hanging up.
-asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection& connection,
+template <typename Stream>
+asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection<Stream>& connection,
                                         Context& context, const Request& request,
                                         const PendingRequest pending) {
   if (pending.kind == PendingRequest::Kind::kIngest) {
@@ -198,7 +231,7 @@ asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection& connec
   context.cancel = std::make_shared<QueryCancel>();
   server.cancels.Add(context.cancel);
   auto watching = std::make_shared<bool>(true);
-  WatchForHangUp(connection.socket, context.cancel, watching);
+  WatchForHangUp(connection.socket(), context.cancel, watching);
   struct StopWatching {
     Server::Impl& server;
     asio::ip::tcp::socket& socket;
@@ -210,7 +243,7 @@ asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection& connec
       socket.cancel(ignored);
       server.cancels.Remove(cancel);
     }
-  } stop{server, connection.socket, watching, context.cancel.get()};
+  } stop{server, connection.socket(), watching, context.cancel.get()};
   co_return co_await asio::co_spawn(
       *server.workers,
       [&]() -> asio::awaitable<Response> {
@@ -235,14 +268,15 @@ RequestLimits LimitsOf(const Config& config) {
 
 // The request loop. A cache hit runs without a coroutine frame or timer operation of its own:
 // the read and the write are awaited as deferred operations, the fast path is a plain call.
-asio::awaitable<void> Serve(Server::Impl& server, Connection& connection) {
+template <typename Stream>
+asio::awaitable<void> Serve(Server::Impl& server, Connection<Stream>& connection, bool admin) {
   beast::flat_buffer buffer;
   std::string head;
   for (;;) {
     auto state = server.CurrentState();
     RequestParser parser(LimitsOf(state->config));
     connection.deadline->ExpiresAfter(std::chrono::milliseconds(state->config.read_timeout_ms));
-    auto [read_error, read_bytes] = co_await http::async_read(connection.socket, buffer, parser,
+    auto [read_error, read_bytes] = co_await http::async_read(connection.stream, buffer, parser,
                                                               asio::as_tuple(asio::deferred));
     connection.deadline->Clear();
     if (read_error) {
@@ -257,6 +291,7 @@ asio::awaitable<void> Serve(Server::Impl& server, Connection& connection) {
     } in_flight{server.in_flight};
     const Request& request = parser.GetRequest();
     Context context = server.MakeContext();
+    context.admin_listener = admin;
     FastOutcome fast = HandleFast(request, context);
     Response response;
     if (auto* answered = std::get_if<Response>(&fast)) {
@@ -266,8 +301,11 @@ asio::awaitable<void> Serve(Server::Impl& server, Connection& connection) {
                                         std::get<PendingRequest>(std::move(fast)));
     }
     FinishResponse(request, response);
+    std::string request_id = RequestIdFor(request.Header("x-request-id"));
+    response.AddHeader("X-Request-Id", request_id);
     Record(server, *state, request.method, request.target, response,
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+           request_id);
     if (response.status == 499) break;  // the client is gone
     bool keep_alive = parser.keep_alive() && !server.stopping.load();
     head.clear();
@@ -277,19 +315,50 @@ asio::awaitable<void> Serve(Server::Impl& server, Connection& connection) {
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(rest)};
     connection.deadline->ExpiresAfter(std::chrono::milliseconds(state->config.write_timeout_ms));
     auto [write_error, written] =
-        co_await asio::async_write(connection.socket, buffers, asio::as_tuple(asio::deferred));
+        co_await asio::async_write(connection.stream, buffers, asio::as_tuple(asio::deferred));
     connection.deadline->Clear();
     if (write_error || !keep_alive) break;
     // Let the other connections' ready work run before this one reads again: a fast client's
     // next request is often there already, and serving it at once would keep the rest waiting
     // (the tail latency under load).
-    co_await asio::post(connection.socket.get_executor(), asio::deferred);
+    co_await asio::post(connection.socket().get_executor(), asio::deferred);
   }
+}
+
+// Serves one accepted connection; over TLS after the handshake (bounded by the read timeout).
+template <typename Stream>
+asio::awaitable<void> ServeConnection(Server::Impl& server, Connection<Stream>& connection,
+                                      bool admin) {
+  connection.deadline = std::make_shared<IoDeadline>(connection.socket());
+  struct StopDeadline {
+    IoDeadline& deadline;
+    ~StopDeadline() { deadline.Stop(); }  // also when the loop is destroyed mid-session
+  } stop_deadline{*connection.deadline};
+  try {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      connection.deadline->ExpiresAfter(
+          std::chrono::milliseconds(server.CurrentState()->config.read_timeout_ms));
+      auto [handshake_error] = co_await connection.stream.async_handshake(
+          asio::ssl::stream_base::server, asio::as_tuple(asio::use_awaitable));
+      connection.deadline->Clear();
+      if (handshake_error) {
+        spdlog::debug("TLS handshake failed: {}", handshake_error.message());
+        co_return;
+      }
+    }
+    co_await Serve(server, connection, admin);
+  } catch (const std::exception& e) {
+    // A bug must cost one connection, never the process.
+    spdlog::error("connection closed after an unexpected error: {}", e.what());
+  }
+  boost::system::error_code ignored;
+  connection.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
 }  // namespace
 
-asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket socket) {
+asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket socket, bool admin,
+                                 std::shared_ptr<asio::ssl::context> tls) {
   struct Open {
     std::atomic<int>& count;
     ~Open() { count.fetch_sub(1); }
@@ -298,20 +367,14 @@ asio::awaitable<void> RunSession(Server::Impl& server, asio::ip::tcp::socket soc
   // rather than after the client acknowledges the previous ones (Nagle).
   boost::system::error_code nodelay_error;
   socket.set_option(asio::ip::tcp::no_delay(true), nodelay_error);
-  Connection connection{std::move(socket), nullptr};
-  connection.deadline = std::make_shared<IoDeadline>(connection.socket);
-  struct StopDeadline {
-    IoDeadline& deadline;
-    ~StopDeadline() { deadline.Stop(); }  // also when the loop is destroyed mid-session
-  } stop_deadline{*connection.deadline};
-  try {
-    co_await Serve(server, connection);
-  } catch (const std::exception& e) {
-    // A bug must cost one connection, never the process.
-    spdlog::error("connection closed after an unexpected error: {}", e.what());
+  if (tls) {
+    // `tls` stays alive in this frame for as long as the stream uses it.
+    Connection<TlsStream> connection{TlsStream(std::move(socket), *tls), nullptr};
+    co_await ServeConnection(server, connection, admin);
+  } else {
+    Connection<asio::ip::tcp::socket> connection{std::move(socket), nullptr};
+    co_await ServeConnection(server, connection, admin);
   }
-  boost::system::error_code ignored;
-  connection.socket.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
 }  // namespace lqe::gateway

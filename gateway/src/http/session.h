@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -10,7 +11,9 @@
 #include "lqe/gateway/clock.h"
 #include "lqe/gateway/ingest.h"
 #include "lqe/gateway/key_limiter.h"
+#include "lqe/gateway/operations_metrics.h"
 #include "lqe/gateway/query_cancel.h"
+#include "lqe/gateway/retention.h"
 #include "lqe/gateway/server.h"
 
 namespace lqe::gateway {
@@ -48,6 +51,7 @@ struct Server::Impl {
   boost::asio::io_context ioc{1};
   std::size_t next_loop = 0;
   boost::asio::ip::tcp::acceptor acceptor{ioc};
+  boost::asio::ip::tcp::acceptor admin_acceptor{ioc};  // open only with admin.listen
   boost::asio::signal_set signals{ioc};
   boost::asio::steady_timer warm_timer{ioc};
   boost::asio::steady_timer shutdown_timer{ioc};
@@ -59,6 +63,16 @@ struct Server::Impl {
   std::chrono::steady_clock::time_point last_accept_log;
   std::uint64_t accept_failures_unlogged = 0;
 
+  // Build, config reload and retention metrics; the retention thread (started by Run).
+  OperationsMetrics ops;
+  std::unique_ptr<RetentionScheduler> retention;
+
+  // The API listener's TLS context (null: plain HTTP); a reload loads the files again and new
+  // connections take the new one.
+  std::mutex tls_mutex;
+  std::shared_ptr<boost::asio::ssl::context> tls;
+  std::shared_ptr<boost::asio::ssl::context> CurrentTls();
+
   std::string Reload();
   std::shared_ptr<const GatewayState> CurrentState();
   Context MakeContext();
@@ -68,7 +82,7 @@ struct Server::Impl {
   void WaitForInFlight();
   void StopLoops();
   boost::asio::io_context& NextLoop();
-  boost::asio::awaitable<void> Accept();
+  boost::asio::awaitable<void> Accept(boost::asio::ip::tcp::acceptor& from, bool admin);
   // Sends a canned 503 to a connection over the cap and closes it, without blocking.
   void RefuseConnection(boost::asio::ip::tcp::socket& socket);
   // Logs an accept() failure at most once a second, with how many were not logged.
@@ -79,6 +93,8 @@ struct Server::Impl {
   std::unique_ptr<IngestService> ingest;
 };
 
-boost::asio::awaitable<void> RunSession(Server::Impl& server, boost::asio::ip::tcp::socket socket);
+// `admin`: accepted on admin.listen. `tls`: the API listener's TLS context, or null.
+boost::asio::awaitable<void> RunSession(Server::Impl& server, boost::asio::ip::tcp::socket socket,
+                                        bool admin, std::shared_ptr<boost::asio::ssl::context> tls);
 
 }  // namespace lqe::gateway

@@ -8,8 +8,16 @@
 #include <charconv>
 #include <ostream>  // before Beast's status.hpp, which uses it without including it
 
+#include "lqe/gateway/build_info.h"
+
 namespace lqe::gateway {
 namespace {
+
+// "lqe/<version>", built once.
+std::string_view ServerHeader() {
+  static const std::string value = "lqe/" + std::string(BuildVersion());
+  return value;
+}
 
 void AppendLine(std::string& out, std::string_view name, std::string_view value) {
   out.append(name);
@@ -56,7 +64,7 @@ void AppendStatusLine(std::string& out, int status, unsigned version) {
 
 // Server, Content-Type, Content-Encoding, the response's own headers and Content-Length.
 void AppendFixedLines(std::string& out, const Response& response, std::size_t body_size) {
-  AppendLine(out, "Server", "lqe");
+  AppendLine(out, "Server", ServerHeader());
   if (!response.content_type.empty()) AppendHeader(out, "Content-Type", response.content_type);
   if (response.body_is_gzip) AppendLine(out, "Content-Encoding", "gzip");
   for (const auto& [name, value] : response.headers) AppendHeader(out, name, value);

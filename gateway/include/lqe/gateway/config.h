@@ -105,6 +105,40 @@ struct ShardLayout {
   int fetch_size = 100;  // postgres_fdw rows per round trip (schema::ShardPlan::fetch_size)
 };
 
+// `listen.tls`: the API listener speaks HTTPS with this certificate chain and key (PEM), read
+// again on every reload. Empty: plain HTTP.
+struct TlsConfig {
+  std::string cert_file;
+  std::string key_file;
+  bool enabled() const { return !cert_file.empty(); }
+};
+
+// `admin:`: /metrics, /health and /ready on a listener of their own (listen_port 0 and an empty
+// host: the API listener serves them), and a key /metrics requires (none: open).
+struct AdminConfig {
+  std::string listen_host;
+  std::uint16_t listen_port = 0;
+  bool separate() const { return !listen_host.empty(); }
+  std::optional<std::array<unsigned char, 32>> metrics_key_sha256;
+};
+
+// `retention:`: `lqe serve` drops old day partitions itself every interval_seconds, as the
+// login in `dsn` (an owner of the log tables: the role that runs `lqe migrate`). No dsn: no
+// schedule, and the usage metrics are measured with database.dsn.
+struct RetentionConfig {
+  std::string dsn;
+  int days = 7;                                     // every log table, unless listed below
+  std::map<std::string, int, std::less<>> sources;  // log table -> days kept
+  std::uint64_t max_disk_bytes = 0;                 // 0: no size cap
+  int interval_seconds = 3600;
+  int ahead_days = 3;  // partitions created ahead, as `lqe retention --ahead`
+  bool enabled() const { return !dsn.empty(); }
+  int DaysFor(std::string_view table) const {
+    auto it = sources.find(table);
+    return it == sources.end() ? days : it->second;
+  }
+};
+
 struct Config {
   std::string path;  // the file it came from
   std::string listen_host = "127.0.0.1";
@@ -135,7 +169,11 @@ struct Config {
   int shutdown_grace_ms = 10000;
   int max_connections = 4096;  // open client connections; also kept below RLIMIT_NOFILE
   std::string log_level = "info";
+  bool log_json = false;  // `log.format: json`: one JSON object per line
   bool access_log = true;
+  TlsConfig tls;
+  AdminConfig admin;
+  RetentionConfig retention;
   std::vector<ApiKey> api_keys;
   std::vector<std::shared_ptr<EndpointDef>> endpoints;
   IngestConfig ingest;

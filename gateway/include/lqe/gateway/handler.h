@@ -65,6 +65,8 @@ struct Context {
   std::shared_ptr<QueryCancel> shared_cancel;
   KeyLimiter* key_limiter = nullptr;  // null: no per-key cap
   IngestService* ingest = nullptr;    // null: ingest answers 503
+  // The request came in on admin.listen: only /metrics, /health and /ready are served there.
+  bool admin_listener = false;
   std::function<std::chrono::system_clock::time_point()> now = [] {
     return std::chrono::system_clock::now();
   };

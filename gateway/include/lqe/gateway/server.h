@@ -24,13 +24,16 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds the listener (port 0 picks one). Returns an error message or empty.
+  // Binds the listener, and admin.listen when set (port 0 picks one), and loads listen.tls.
+  // Returns an error message or empty.
   std::string Bind();
   std::uint16_t port() const;
+  std::uint16_t admin_port() const;  // 0: no admin listener
   // Serves until Stop() or a signal (when handle_signals). Returns the exit status.
   int Run(bool handle_signals);
   void Stop();
-  // Rebuilds the snapshot from the config file; keeps the old one on error. Returns the error.
+  // Rebuilds the snapshot from the config file (and the TLS context from listen.tls); keeps the
+  // old ones on error and counts it in lqe_config_reload_failures_total. Returns the error.
   std::string Reload();
 
   struct Impl;  // defined in src/http/session.h; public so the session coroutine can use it

@@ -1,0 +1,41 @@
+// The operator's metrics: build, config reloads, and per log table the bytes on disk and the
+// oldest day kept (measured by the retention scheduler).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace lqe::gateway {
+
+struct SourceUsage {
+  std::string source;                 // log table: "edge", "postgres", ...
+  std::int64_t bytes = 0;             // its partitions, indexes and TOAST included
+  std::int64_t oldest_day_unix = -1;  // 00:00 UTC of its oldest day partition; -1: none
+};
+
+class OperationsMetrics {
+ public:
+  OperationsMetrics();
+  void CountReloadFailure() { reload_failures_.fetch_add(1, std::memory_order_relaxed); }
+  void MarkReloadSuccess();  // now
+  void SetSourceUsage(std::vector<SourceUsage> usage);
+  void CountRetentionRun(bool ok, std::size_t dropped);
+  // Prometheus text: lqe_build_info, lqe_config_reload_*, lqe_source_*, lqe_retention_*.
+  std::string Render() const;
+
+ private:
+  std::atomic<std::uint64_t> reload_failures_{0};
+  std::atomic<std::int64_t> last_reload_success_{0};  // unix seconds
+  std::atomic<std::uint64_t> retention_runs_{0};
+  std::atomic<std::uint64_t> retention_failures_{0};
+  std::atomic<std::uint64_t> partitions_dropped_{0};
+  mutable std::mutex mutex_;
+  std::vector<SourceUsage> usage_;
+  bool usage_known_ = false;
+};
+
+}  // namespace lqe::gateway

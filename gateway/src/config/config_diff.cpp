@@ -1,0 +1,47 @@
+#include "lqe/gateway/config_diff.h"
+
+#include <algorithm>
+#include <map>
+
+namespace lqe::gateway {
+namespace {
+
+template <typename T, typename Name, typename Same>
+void Compare(const std::vector<T>& was, const std::vector<T>& now, const std::string& what,
+             Name name, Same same, std::vector<std::string>* out) {
+  std::map<std::string, const T*> before, after;
+  for (const T& item : was) before[name(item)] = &item;
+  for (const T& item : now) after[name(item)] = &item;
+  for (const auto& [key, item] : after) {
+    auto it = before.find(key);
+    if (it == before.end()) {
+      out->push_back(what + " " + key + " added");
+    } else if (!same(*it->second, *item)) {
+      out->push_back(what + " " + key + " changed");
+    }
+  }
+  for (const auto& [key, item] : before) {
+    if (!after.contains(key)) out->push_back(what + " " + key + " removed");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> DescribeConfigChanges(const Config& was, const Config& now) {
+  std::vector<std::string> out;
+  Compare(
+      was.endpoints, now.endpoints, "endpoint", [](const auto& e) { return e->name; },
+      [](const auto& a, const auto& b) { return a->version == b->version && a->id == b->id; },
+      &out);
+  Compare(
+      was.api_keys, now.api_keys, "api key", [](const ApiKey& k) { return k.name; },
+      [](const ApiKey& a, const ApiKey& b) {
+        return a.sha256 == b.sha256 && a.all_endpoints == b.all_endpoints &&
+               a.endpoints == b.endpoints && a.all_sources == b.all_sources && a.ingest == b.ingest;
+      },
+      &out);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace lqe::gateway

@@ -1,0 +1,71 @@
+#include "lqe/gateway/operations_metrics.h"
+
+#include <sstream>
+
+#include "lqe/gateway/build_info.h"
+
+namespace lqe::gateway {
+namespace {
+
+std::int64_t UnixNow() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+OperationsMetrics::OperationsMetrics() : last_reload_success_(UnixNow()) {}
+
+void OperationsMetrics::MarkReloadSuccess() {
+  last_reload_success_.store(UnixNow(), std::memory_order_relaxed);
+}
+
+void OperationsMetrics::SetSourceUsage(std::vector<SourceUsage> usage) {
+  std::lock_guard lock(mutex_);
+  usage_ = std::move(usage);
+  usage_known_ = true;
+}
+
+void OperationsMetrics::CountRetentionRun(bool ok, std::size_t dropped) {
+  retention_runs_.fetch_add(1, std::memory_order_relaxed);
+  if (!ok) retention_failures_.fetch_add(1, std::memory_order_relaxed);
+  partitions_dropped_.fetch_add(dropped, std::memory_order_relaxed);
+}
+
+std::string OperationsMetrics::Render() const {
+  std::ostringstream out;
+  out << "# HELP lqe_build_info The running release and its git commit.\n"
+      << "# TYPE lqe_build_info gauge\n"
+      << "lqe_build_info{version=\"" << BuildVersion() << "\",commit=\"" << BuildCommit()
+      << "\"} 1\n"
+      << "# HELP lqe_config_reload_failures_total Config reloads refused (the old config kept).\n"
+      << "# TYPE lqe_config_reload_failures_total counter\n"
+      << "lqe_config_reload_failures_total " << reload_failures_.load() << "\n"
+      << "# HELP lqe_config_last_reload_success_timestamp_seconds When the config last loaded "
+         "(start or reload).\n"
+      << "# TYPE lqe_config_last_reload_success_timestamp_seconds gauge\n"
+      << "lqe_config_last_reload_success_timestamp_seconds " << last_reload_success_.load() << "\n"
+      << "# TYPE lqe_retention_runs_total counter\n"
+      << "lqe_retention_runs_total " << retention_runs_.load() << "\n"
+      << "# TYPE lqe_retention_failures_total counter\n"
+      << "lqe_retention_failures_total " << retention_failures_.load() << "\n"
+      << "# TYPE lqe_retention_partitions_dropped_total counter\n"
+      << "lqe_retention_partitions_dropped_total " << partitions_dropped_.load() << "\n";
+  std::lock_guard lock(mutex_);
+  if (!usage_known_) return out.str();
+  out << "# HELP lqe_source_bytes Bytes on disk of a log table's local partitions.\n"
+      << "# TYPE lqe_source_bytes gauge\n";
+  for (const auto& u : usage_)
+    out << "lqe_source_bytes{source=\"" << u.source << "\"} " << u.bytes << "\n";
+  out << "# HELP lqe_source_oldest_day_timestamp_seconds Start (UTC) of the oldest day kept.\n"
+      << "# TYPE lqe_source_oldest_day_timestamp_seconds gauge\n";
+  for (const auto& u : usage_) {
+    if (u.oldest_day_unix < 0) continue;
+    out << "lqe_source_oldest_day_timestamp_seconds{source=\"" << u.source << "\"} "
+        << u.oldest_day_unix << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace lqe::gateway
