@@ -3,11 +3,13 @@
 #include <iostream>
 
 #include "commands.h"
+#include "lqe/gateway/build_info.h"
 
 namespace lqe::cli {
 
 std::string VersionText() {
-  return std::string("lqe ") + LQE_VERSION + " (commit " + LQE_COMMIT + ")";
+  return "lqe " + std::string(gateway::BuildVersion()) + " (commit " +
+         std::string(gateway::BuildCommit()) + ")";
 }
 
 void RegisterVersion(CLI::App& app, int* exit_code) {
