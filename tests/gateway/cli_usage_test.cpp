@@ -26,8 +26,8 @@ TEST(CliUsageTest, AnUnknownCommandSuggestsTheNearest) {
   ExpectUsageError("cluster statu", "lqe cluster: unknown command 'statu'; did you mean 'status'?");
   // Nothing near: the commands there are.
   ExpectUsageError("frobnicate",
-                   "lqe: unknown command 'frobnicate' (commands: serve, check, keygen, translate, "
-                   "migrate, load, retention, generate, cluster, version)\n");
+                   "lqe: unknown command 'frobnicate' (commands: serve, reload, check, keygen, "
+                   "translate, migrate, load, retention, generate, cluster, health, version)\n");
 }
 
 TEST(CliUsageTest, AnUnknownOptionSuggestsTheNearest) {

@@ -71,12 +71,13 @@ TEST(EnvConfigTest, DsnPrecedenceIsLqeThenBackendUrlThenDbParts) {
   EXPECT_EQ(DsnFromEnvironment(Env({})), "");
 }
 
+// A ':' inside the password needs no escape: libpq splits user and password at the first ':'.
 TEST(EnvConfigTest, DbPartsArePercentEncoded) {
   EXPECT_EQ(DsnFromEnvironment(Env({{"DB_HOSTNAME", "db"},
                                     {"DB_USERNAME", "a@b"},
                                     {"DB_PASSWORD", "p@ss/w:rd#1"},
                                     {"DB_DATABASE", "_supabase"}})),
-            "postgresql://a%40b:p%40ss%2Fw%3Ard%231@db/_supabase");
+            "postgresql://a%40b:p%40ss%2Fw:rd%231@db/_supabase");
   EXPECT_EQ(DsnFromEnvironment(Env({{"DB_HOSTNAME", "10.0.0.5"}, {"DB_PORT", "6543"}})),
             "postgresql://10.0.0.5:6543");
 }

@@ -9,7 +9,6 @@
 #include <array>
 #include <boost/json/parse.hpp>
 #include <boost/url/encode.hpp>
-#include <boost/url/parse.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
 #include <ctime>
 #include <fstream>
@@ -129,11 +128,12 @@ class EnvServeTest : public ::testing::Test {
  protected:
   // The analytics service's variables for the test database (its DSN split into DB_* parts).
   std::map<std::string, std::string> StackVars(int port) const {
-    auto url = boost::urls::parse_uri(db_.dsn());
-    return {{"DB_HOSTNAME", std::string(url->host())},
-            {"DB_PORT", std::string(url->port())},
-            {"DB_USERNAME", std::string(url->user())},
-            {"DB_DATABASE", std::string(url->path()).substr(1)},
+    // The DSN may be a URI or key=value pairs: libpq says what it connected to either way.
+    pqxx::connection conn(db_.dsn());
+    return {{"DB_HOSTNAME", conn.hostname()},
+            {"DB_PORT", conn.port()},
+            {"DB_USERNAME", conn.username()},
+            {"DB_DATABASE", conn.dbname()},
             {"DB_SCHEMA", "_analytics"},
             {"LOGFLARE_PUBLIC_ACCESS_TOKEN", "pub-" + std::to_string(getpid())},
             {"LOGFLARE_PRIVATE_ACCESS_TOKEN", "priv-" + std::to_string(getpid())},
