@@ -60,16 +60,20 @@ std::string UnknownArgument(CLI::App& command) {
       const std::vector<std::string> options = OptionNames(command);
       if (std::find(options.begin(), options.end(), arg) != options.end()) continue;
       const std::string near = ClosestMatch(arg, options, SuggestionLimit(arg));
-      return path + ": unknown option '" + arg + "'" +
-             (near.empty() ? "; see " + path + " --help for the options"
-                           : "; did you mean '" + near + "'?");
+      std::string message = path;
+      message += ": unknown option '" + arg + "'";
+      message += near.empty() ? "; see " + path + " --help for the options"
+                              : "; did you mean '" + near + "'?";
+      return message;
     }
     const std::vector<std::string> commands = CommandNames(command);
     if (commands.empty()) continue;
     const std::string near = ClosestMatch(arg, commands, SuggestionLimit(arg));
-    return path + ": unknown command '" + arg + "'" +
-           (near.empty() ? " (commands: " + Join(commands) + ")"
-                         : "; did you mean '" + near + "'?");
+    std::string message = path;
+    message += ": unknown command '" + arg + "'";
+    message +=
+        near.empty() ? " (commands: " + Join(commands) + ")" : "; did you mean '" + near + "'?";
+    return message;
   }
   return "";
 }

@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <vector>
@@ -80,7 +81,7 @@ std::string ProgressReporter::Format(const Line& line,
   if (line.total > line.done && line.done > 0 && elapsed >= seconds(1)) {
     const double left =
         secs * static_cast<double>(line.total - line.done) / static_cast<double>(line.done);
-    details.push_back("ETA " + Duration(static_cast<long long>(left + 0.5)));
+    details.push_back("ETA " + Duration(std::llround(left)));
   }
   for (std::size_t i = 0; i < details.size(); ++i) {
     text += (i > 0 ? ", " : line.item.empty() ? ": " : ", ") + details[i];

@@ -56,8 +56,9 @@ std::string OperationsMetrics::Render() const {
   if (!usage_known_) return out.str();
   out << "# HELP lqe_source_bytes Bytes on disk of a log table's local partitions.\n"
       << "# TYPE lqe_source_bytes gauge\n";
-  for (const auto& u : usage_)
+  for (const auto& u : usage_) {
     out << "lqe_source_bytes{source=\"" << u.source << "\"} " << u.bytes << "\n";
+  }
   out << "# HELP lqe_source_oldest_day_timestamp_seconds Start (UTC) of the oldest day kept.\n"
       << "# TYPE lqe_source_oldest_day_timestamp_seconds gauge\n";
   for (const auto& u : usage_) {

@@ -331,8 +331,9 @@ ShardReport ApplyShards(pqxx::connection& coordinator, const ShardPlan& plan,
   }
   const auto cold = ColdLocalPartitions(coordinator, plan.hot_days);
   for (const auto& day : cold) {
-    if (progress)
+    if (progress) {
       progress({"moving partitions to shards", day.partition, report.moved.size(), cold.size()});
+    }
     if (plan.by_project) {
       SplitDayOverNodes(coordinator, day, plan.nodes);
       std::string names;

@@ -56,13 +56,15 @@ class EnvServe {
       std::string entry(*e);
       if (!vars.contains(entry.substr(0, entry.find('=')))) env_strings.push_back(entry);
     }
-    for (const auto& [k, v] : vars) env_strings.push_back(k + "=" + v);
+    for (const auto& [k, v] : vars) env_strings.push_back(k + '=' + v);
     std::vector<char*> envp;
+    envp.reserve(env_strings.size() + 1);
     for (auto& s : env_strings) envp.push_back(s.data());
     envp.push_back(nullptr);
     std::string binary = lqe::testing::LqeBinary();
     args.insert(args.begin(), binary);
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_ = fork();

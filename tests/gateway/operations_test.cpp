@@ -72,6 +72,7 @@ class Serve {
       std::vector<std::string> args = {binary, "serve", "--config", config};
       for (const auto& e : extra) args.push_back(e);
       std::vector<char*> argv;
+      argv.reserve(args.size() + 1);
       for (auto& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
       execv(binary.c_str(), argv.data());
@@ -143,7 +144,7 @@ class OperationsTest : public ::testing::Test {
   TempDir dir_;
   int port_ = FreePort();
   std::string address_ = "127.0.0.1:" + std::to_string(port_);
-  unsigned short port() const { return static_cast<unsigned short>(port_); }
+  unsigned short Port() const { return static_cast<unsigned short>(port_); }
 };
 
 // The value of an unlabelled or labelled series in Prometheus text; -1 when absent.
@@ -156,11 +157,11 @@ double Series(const std::string& text, const std::string& series) {
 TEST_F(OperationsTest, ServerHeaderAndBuildInfoNameTheRelease) {
   WriteConfig(address_, "");
   Serve serve(dir_);
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
-  HttpResult health = Fetch(port(), "/health");
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
+  HttpResult health = Fetch(Port(), "/health");
   EXPECT_EQ(health.Header("server"), "lqe/" + std::string(BuildVersion()));
   EXPECT_EQ(std::string(BuildVersion()).find('.'), 1u);  // "0.1.0": from project(VERSION)
-  HttpResult metrics = Fetch(port(), "/metrics");
+  HttpResult metrics = Fetch(Port(), "/metrics");
   EXPECT_NE(metrics.body.find("\nlqe_build_info{version=\"" + std::string(BuildVersion()) +
                               "\",commit=\"" + std::string(BuildCommit()) + "\"} 1\n"),
             std::string::npos)
@@ -172,9 +173,9 @@ TEST_F(OperationsTest, PidFileReloadLogsChangesAndCountsFailures) {
   std::string pid_file = (dir_.path() / "lqe.pid").string();
   WriteConfig(address_, "");
   Serve serve(dir_, {"--pid-file", pid_file});
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
   EXPECT_EQ(ReadText(pid_file), std::to_string(serve.Pid()) + "\n");
-  HttpResult before = Fetch(port(), "/metrics");
+  HttpResult before = Fetch(Port(), "/metrics");
   EXPECT_EQ(Series(before.body, "lqe_config_reload_failures_total"), 0);
   double first_success = Series(before.body, "lqe_config_last_reload_success_timestamp_seconds");
   EXPECT_GT(first_success, 1.7e9);
@@ -190,24 +191,24 @@ TEST_F(OperationsTest, PidFileReloadLogsChangesAndCountsFailures) {
   EXPECT_NE(reload.output.find("pid " + std::to_string(serve.Pid())), std::string::npos);
   ASSERT_TRUE(serve.WaitLog("reload: api key second added")) << serve.Log();
   ASSERT_TRUE(serve.WaitFor([&] {
-    return Fetch(port(), "/api/endpoints/query/logs.all?project=x", {{"X-API-KEY", second_key}})
+    return Fetch(Port(), "/api/endpoints/query/logs.all?project=x", {{"X-API-KEY", second_key}})
                .status == 200;
   }));
   std::string log = serve.Log();
   EXPECT_EQ(log.find(Sha256Hex(second_key)), std::string::npos);
   EXPECT_EQ(log.find(second_key), std::string::npos);
-  HttpResult after = Fetch(port(), "/metrics");
+  HttpResult after = Fetch(Port(), "/metrics");
   EXPECT_GT(Series(after.body, "lqe_config_last_reload_success_timestamp_seconds"), first_success);
 
   // A broken config is refused, counted, and the running one keeps serving.
   dir_.Write("gw.yaml", "listen: [\n");
   ASSERT_EQ(RunLqe("reload --pid-file " + pid_file).status, 0);
   ASSERT_TRUE(serve.WaitFor([&] {
-    return Series(Fetch(port(), "/metrics").body, "lqe_config_reload_failures_total") == 1;
+    return Series(Fetch(Port(), "/metrics").body, "lqe_config_reload_failures_total") == 1;
   })) << serve.Log();
   EXPECT_NE(serve.Log().find("reload failed, keeping the previous config"), std::string::npos);
   EXPECT_EQ(
-      Fetch(port(), "/api/endpoints/query/logs.all?project=x", {{"X-API-KEY", second_key}}).status,
+      Fetch(Port(), "/api/endpoints/query/logs.all?project=x", {{"X-API-KEY", second_key}}).status,
       200);
 
   EXPECT_EQ(serve.Terminate(), 0);
@@ -248,7 +249,7 @@ TEST_F(OperationsTest, SecondServeRefusesAPidFileInUse) {
   std::string pid_file = (dir_.path() / "lqe.pid").string();
   WriteConfig(address_, "");
   Serve serve(dir_, {"--pid-file", pid_file});
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
   // Another config on another port, the same pid file.
   std::string text = ReadText(dir_.path() / "gw.yaml");
   text.replace(text.find(address_), address_.size(), "127.0.0.1:" + std::to_string(FreePort()));
@@ -267,12 +268,12 @@ TEST_F(OperationsTest, AdminListenerServesMetricsBehindItsKey) {
   WriteConfig(address_, "admin:\n  listen: 127.0.0.1:" + std::to_string(admin_port) +
                             "\n  metrics_key_sha256: " + Sha256Hex(metrics_key) + "\n");
   Serve serve(dir_);
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
   auto admin = static_cast<unsigned short>(admin_port);
   // The API listener: no /metrics; /health and /ready stay for health checks.
-  EXPECT_EQ(Fetch(port(), "/metrics").status, 404);
-  EXPECT_EQ(Fetch(port(), "/metrics", {{"Authorization", "Bearer " + metrics_key}}).status, 404);
-  EXPECT_EQ(Fetch(port(), "/ready").status, 200);
+  EXPECT_EQ(Fetch(Port(), "/metrics").status, 404);
+  EXPECT_EQ(Fetch(Port(), "/metrics", {{"Authorization", "Bearer " + metrics_key}}).status, 404);
+  EXPECT_EQ(Fetch(Port(), "/ready").status, 200);
   // The admin listener: /metrics with the key only, and no API routes.
   HttpResult anonymous = Fetch(admin, "/metrics");
   EXPECT_EQ(anonymous.status, 401) << anonymous.body;
@@ -293,28 +294,28 @@ TEST_F(OperationsTest, AdminListenerServesMetricsBehindItsKey) {
 TEST_F(OperationsTest, MetricsKeyOnTheSharedListener) {
   WriteConfig(address_, "admin:\n  metrics_key_sha256: " + Sha256Hex("k-metrics") + "\n");
   Serve serve(dir_);
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
-  EXPECT_EQ(Fetch(port(), "/metrics").status, 401);
-  EXPECT_EQ(Fetch(port(), "/metrics", {{"Authorization", "Bearer k-metrics"}}).status, 200);
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
+  EXPECT_EQ(Fetch(Port(), "/metrics").status, 401);
+  EXPECT_EQ(Fetch(Port(), "/metrics", {{"Authorization", "Bearer k-metrics"}}).status, 200);
 }
 
 TEST_F(OperationsTest, JsonLogsCarryTheRequestIdAndHonourAClientId) {
   WriteConfig(address_, "log:\n  format: json\n");
   Serve serve(dir_);
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
-  HttpResult given = Fetch(port(), "/api/endpoints/query/logs.all?project=x",
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
+  HttpResult given = Fetch(Port(), "/api/endpoints/query/logs.all?project=x",
                            {{"X-API-KEY", kTestKey}, {"X-Request-Id", "trace-abc.123:9"}});
   EXPECT_EQ(given.status, 200) << given.body;
   EXPECT_EQ(given.Header("x-request-id"), "trace-abc.123:9");
   // Unsafe or overlong ids are replaced by a fresh one.
   for (const std::string& bad : {std::string("has space"), std::string("quote\"inside"),
                                  std::string(200, 'a'), std::string("{\"json\":1}")}) {
-    HttpResult replaced = Fetch(port(), "/health", {{"X-Request-Id", bad}});
+    HttpResult replaced = Fetch(Port(), "/health", {{"X-Request-Id", bad}});
     std::string id = replaced.Header("x-request-id");
     EXPECT_EQ(id.size(), 32u) << bad;
     EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos) << id;
   }
-  HttpResult fresh = Fetch(port(), "/nowhere");
+  HttpResult fresh = Fetch(Port(), "/nowhere");
   EXPECT_EQ(fresh.status, 404);
   std::string fresh_id = fresh.Header("x-request-id");
   ASSERT_EQ(fresh_id.size(), 32u);
@@ -362,8 +363,8 @@ TEST_F(OperationsTest, JsonLogsCarryTheRequestIdAndHonourAClientId) {
 TEST_F(OperationsTest, TextAccessLinesCarryTheRequestId) {
   WriteConfig(address_, "");
   Serve serve(dir_);
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
-  HttpResult r = Fetch(port(), "/health", {{"X-Request-Id", "abc-42"}});
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
+  HttpResult r = Fetch(Port(), "/health", {{"X-Request-Id", "abc-42"}});
   EXPECT_EQ(r.Header("x-request-id"), "abc-42");
   EXPECT_TRUE(serve.WaitLog("GET /health 200")) << serve.Log();
   EXPECT_TRUE(serve.WaitLog("request_id=abc-42")) << serve.Log();
@@ -432,15 +433,15 @@ TEST_F(OperationsTest, NativeTlsServesHttpsAndReloadsTheCertificate) {
   WriteConfig(
       "\n  address: " + address_ + "\n  tls:\n    cert_file: cert.pem\n    key_file: key.pem", "");
   Serve serve(dir_);
-  ASSERT_TRUE(serve.WaitFor([&] { return TlsGet(port(), "/health", ca_first).status == 200; }))
+  ASSERT_TRUE(serve.WaitFor([&] { return TlsGet(Port(), "/health", ca_first).status == 200; }))
       << serve.Log();
   TlsResult first = TlsGet(
-      port(), "/api/endpoints/query/logs.all?project=x&api_key=" + std::string(kTestKey), ca_first);
+      Port(), "/api/endpoints/query/logs.all?project=x&api_key=" + std::string(kTestKey), ca_first);
   EXPECT_EQ(first.status, 200) << first.error;
   EXPECT_EQ(first.common_name, "lqe-first");
   EXPECT_EQ(first.server_header, "lqe/" + std::string(BuildVersion()));
   // Plain HTTP on the TLS port gets no HTTP answer.
-  HttpResult plain = Fetch(port(), "/health");
+  HttpResult plain = Fetch(Port(), "/health");
   EXPECT_NE(plain.status, 200);
 
   // A renewed certificate: SIGHUP, and new connections get it.
@@ -448,9 +449,9 @@ TEST_F(OperationsTest, NativeTlsServesHttpsAndReloadsTheCertificate) {
   std::string ca_second = dir_.Write("ca-second.pem", ReadText(dir_.path() / "cert.pem"));
   kill(serve.Pid(), SIGHUP);
   ASSERT_TRUE(serve.WaitFor([&] {
-    return TlsGet(port(), "/health", ca_second).common_name == "lqe-second";
+    return TlsGet(Port(), "/health", ca_second).common_name == "lqe-second";
   })) << serve.Log();
-  EXPECT_NE(TlsGet(port(), "/health", ca_first).error, "");  // the old CA no longer matches
+  EXPECT_NE(TlsGet(Port(), "/health", ca_first).error, "");  // the old CA no longer matches
   EXPECT_EQ(serve.Terminate(), 0);
 }
 
@@ -492,14 +493,14 @@ TEST_F(OperationsTest, ServeDropsExpiredPartitionsOnItsScheduleAndReportsUsage) 
   WriteConfig(address_, "retention:\n  dsn: " + db_.dsn() +
                             "\n  days: 7\n  sources:\n    postgres: 2\n  interval_seconds: 1\n");
   Serve serve(dir_);
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
   ASSERT_TRUE(serve.WaitFor([&] { return !PartitionExists(conn, "postgres", 5); })) << serve.Log();
   EXPECT_FALSE(PartitionExists(conn, "edge", 30));
   EXPECT_FALSE(PartitionExists(conn, "edge", 8));
   EXPECT_TRUE(PartitionExists(conn, "edge", 6));
   EXPECT_TRUE(PartitionExists(conn, "postgres", 1));
   EXPECT_TRUE(serve.WaitLog("retention: dropped logs.edge_p")) << serve.Log();
-  std::string metrics = Fetch(port(), "/metrics").body;
+  std::string metrics = Fetch(Port(), "/metrics").body;
   EXPECT_GE(Series(metrics, "lqe_retention_partitions_dropped_total"), 3);
   EXPECT_GT(Series(metrics, "lqe_source_bytes{source=\"edge\"}"), 0);
   pqxx::work tx(conn);
@@ -517,9 +518,9 @@ TEST_F(OperationsTest, WithoutARetentionDsnNothingIsDroppedButUsageIsMeasured) {
   MakeOldPartitions(conn, "edge", {30});
   WriteConfig(address_, "");
   Serve serve(dir_);
-  ASSERT_TRUE(serve.WaitUp(port())) << serve.Log();
+  ASSERT_TRUE(serve.WaitUp(Port())) << serve.Log();
   ASSERT_TRUE(serve.WaitFor([&] {
-    return Fetch(port(), "/metrics").body.find("lqe_source_bytes{source=\"edge\"}") !=
+    return Fetch(Port(), "/metrics").body.find("lqe_source_bytes{source=\"edge\"}") !=
            std::string::npos;
   }));
   EXPECT_TRUE(PartitionExists(conn, "edge", 30));

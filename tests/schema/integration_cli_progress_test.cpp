@@ -18,6 +18,7 @@ CommandResult RunLqeOnTerminal(const std::vector<std::string>& args) {
   std::vector<std::string> argv_text = {LqeBinary()};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
+  argv.reserve(argv_text.size() + 1);
   for (auto& a : argv_text) argv.push_back(a.data());
   argv.push_back(nullptr);
   winsize size{};

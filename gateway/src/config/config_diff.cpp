@@ -12,16 +12,24 @@ void Compare(const std::vector<T>& was, const std::vector<T>& now, const std::st
   std::map<std::string, const T*> before, after;
   for (const T& item : was) before[name(item)] = &item;
   for (const T& item : now) after[name(item)] = &item;
+  const auto line = [&](const std::string& key, std::string_view change) {
+    std::string text = what;
+    text += ' ';
+    text += key;
+    text += ' ';
+    text += change;
+    out->push_back(std::move(text));
+  };
   for (const auto& [key, item] : after) {
     auto it = before.find(key);
     if (it == before.end()) {
-      out->push_back(what + " " + key + " added");
+      line(key, "added");
     } else if (!same(*it->second, *item)) {
-      out->push_back(what + " " + key + " changed");
+      line(key, "changed");
     }
   }
   for (const auto& [key, item] : before) {
-    if (!after.contains(key)) out->push_back(what + " " + key + " removed");
+    if (!after.contains(key)) line(key, "removed");
   }
 }
 

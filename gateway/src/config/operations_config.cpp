@@ -82,8 +82,8 @@ void ParseRetention(Problems& problems, const std::string& file, const YAML::Nod
         GetInt(file, node["max_disk_bytes"], "max_disk_bytes", 0, 1LL << 60));
   }
   if (node["interval_seconds"]) {
-    r.interval_seconds =
-        static_cast<int>(GetInt(file, node["interval_seconds"], "interval_seconds", 1, 86400 * 7));
+    r.interval_seconds = static_cast<int>(
+        GetInt(file, node["interval_seconds"], "interval_seconds", 1, 86400LL * 7));
   }
   if (node["ahead_days"]) {
     r.ahead_days = static_cast<int>(GetInt(file, node["ahead_days"], "ahead_days", 0, 366));

@@ -38,7 +38,7 @@ template <typename Stream>
 struct Connection {
   Stream stream;
   std::shared_ptr<IoDeadline> deadline;
-  asio::ip::tcp::socket& socket() { return beast::get_lowest_layer(stream); }
+  asio::ip::tcp::socket& Socket() { return beast::get_lowest_layer(stream); }
 };
 
 // Writes the head and the body in one gather write (for the early errors; Serve writes its
@@ -224,14 +224,15 @@ asio::awaitable<Response> AnswerIngest(Server::Impl& server, Context& context,
 template <typename Stream>
 asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection<Stream>& connection,
                                         Context& context, const Request& request,
-                                        const PendingRequest pending) {
+                                        // NOLINTNEXTLINE(performance-unnecessary-value-param)
+                                        const PendingRequest pending) {  // a coroutine keeps a copy
   if (pending.kind == PendingRequest::Kind::kIngest) {
     co_return co_await AnswerIngest(server, context, request, pending);
   }
   context.cancel = std::make_shared<QueryCancel>();
   server.cancels.Add(context.cancel);
   auto watching = std::make_shared<bool>(true);
-  WatchForHangUp(connection.socket(), context.cancel, watching);
+  WatchForHangUp(connection.Socket(), context.cancel, watching);
   struct StopWatching {
     Server::Impl& server;
     asio::ip::tcp::socket& socket;
@@ -243,7 +244,7 @@ asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection<Stream>
       socket.cancel(ignored);
       server.cancels.Remove(cancel);
     }
-  } stop{server, connection.socket(), watching, context.cancel.get()};
+  } stop{server, connection.Socket(), watching, context.cancel.get()};
   co_return co_await asio::co_spawn(
       *server.workers,
       [&]() -> asio::awaitable<Response> {
@@ -321,7 +322,7 @@ asio::awaitable<void> Serve(Server::Impl& server, Connection<Stream>& connection
     // Let the other connections' ready work run before this one reads again: a fast client's
     // next request is often there already, and serving it at once would keep the rest waiting
     // (the tail latency under load).
-    co_await asio::post(connection.socket().get_executor(), asio::deferred);
+    co_await asio::post(connection.Socket().get_executor(), asio::deferred);
   }
 }
 
@@ -329,7 +330,7 @@ asio::awaitable<void> Serve(Server::Impl& server, Connection<Stream>& connection
 template <typename Stream>
 asio::awaitable<void> ServeConnection(Server::Impl& server, Connection<Stream>& connection,
                                       bool admin) {
-  connection.deadline = std::make_shared<IoDeadline>(connection.socket());
+  connection.deadline = std::make_shared<IoDeadline>(connection.Socket());
   struct StopDeadline {
     IoDeadline& deadline;
     ~StopDeadline() { deadline.Stop(); }  // also when the loop is destroyed mid-session
@@ -352,7 +353,7 @@ asio::awaitable<void> ServeConnection(Server::Impl& server, Connection<Stream>& 
     spdlog::error("connection closed after an unexpected error: {}", e.what());
   }
   boost::system::error_code ignored;
-  connection.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  connection.Socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
 }  // namespace

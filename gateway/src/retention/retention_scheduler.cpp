@@ -65,6 +65,7 @@ std::vector<SourceUsage> Usage(const std::vector<std::string>& tables,
     if (u.oldest_day_unix < 0 || start < u.oldest_day_unix) u.oldest_day_unix = start;
   }
   std::vector<SourceUsage> out;
+  out.reserve(by_table.size());
   for (auto& [table, u] : by_table) out.push_back(std::move(u));
   return out;
 }
@@ -121,8 +122,9 @@ RetentionPass RunRetentionPass(pqxx::connection& conn, const RetentionConfig& co
     // The edge rollups keep no day the edge table no longer has.
     int edge_cutoff = today - config.DaysFor("edge");
     for (const Partition& p : partitions) {
-      if (p.table == "edge" && gone.contains(p.name))
+      if (p.table == "edge" && gone.contains(p.name)) {
         edge_cutoff = std::max(edge_cutoff, p.day + 1);
+      }
     }
     tx.exec_params("SELECT logs.drop_rollups_before(date '1970-01-01' + $1::int)", edge_cutoff);
     tx.commit();

@@ -63,6 +63,25 @@ void RequireNumberArgs(const ast::Call& call, const std::vector<Value>& args) {
   }
 }
 
+TypePtr Common(const std::vector<Value>& args, std::size_t from) {
+  TypePtr t;
+  for (std::size_t i = from; i < args.size(); ++i) t = CommonType(t, args[i].type);
+  return t ? t : Type::Scalar(TypeKind::kUnknown);
+}
+
+Value Typed(std::string sql, const std::vector<Value>& args, std::size_t from) {
+  Value v = MakeValue(std::move(sql), Common(args, from));
+  bool loose = true;
+  bool json_array = false;
+  for (std::size_t i = from; i < args.size(); ++i) {
+    loose = loose && (args[i].loose_int || args[i].sql == "NULL");
+    json_array = json_array || args[i].json_array;
+  }
+  v.loose_int = loose && IsKind(v.type, TypeKind::kInt64);
+  v.json_array = json_array;
+  return v;
+}
+
 std::string AsBigint(const Value& v) {
   return "(" + v.sql + ")::bigint";
 }

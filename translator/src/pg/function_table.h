@@ -49,6 +49,11 @@ void RequireNumberArgs(const ast::Call& call, const std::vector<Value>& args);
 // The value cast to bigint / double precision.
 std::string AsBigint(const Value& v);
 std::string AsDouble(const Value& v);
+// The common supertype of args[from..] (kUnknown when all are untyped NULLs).
+TypePtr Common(const std::vector<Value>& args, std::size_t from);
+// `sql` typed as the common type of args[from..], loose (an untyped integer literal) and a JSON
+// array only when every such argument is.
+Value Typed(std::string sql, const std::vector<Value>& args, std::size_t from);
 // Argument i (INT64) as a bigint, or `fallback` when the call has fewer arguments.
 std::string BigintArgOr(const ast::Call& call, const std::vector<Value>& args, std::size_t i,
                         std::string_view fallback);

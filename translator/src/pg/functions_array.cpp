@@ -13,12 +13,6 @@ namespace {
 using translator::Fail;
 using K = TypeKind;
 
-TypePtr Common(const std::vector<Value>& args, std::size_t from) {
-  TypePtr t;
-  for (std::size_t i = from; i < args.size(); ++i) t = CommonType(t, args[i].type);
-  return t ? t : Type::Scalar(K::kUnknown);
-}
-
 Value PgArrayArg(Emitter& e, const ast::Call& call, std::size_t i) {
   Value v = e.EmitExpr(*call.args[i]);
   if (IsKind(v.type, K::kUnknown)) return v;

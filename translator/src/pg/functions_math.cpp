@@ -12,25 +12,6 @@ namespace {
 using translator::Fail;
 using K = TypeKind;
 
-TypePtr Common(const std::vector<Value>& args, std::size_t from) {
-  TypePtr t;
-  for (std::size_t i = from; i < args.size(); ++i) t = CommonType(t, args[i].type);
-  return t ? t : Type::Scalar(K::kUnknown);
-}
-
-Value Typed(std::string sql, const std::vector<Value>& args, std::size_t from) {
-  Value v = MakeValue(std::move(sql), Common(args, from));
-  bool loose = true;
-  bool json_array = false;
-  for (std::size_t i = from; i < args.size(); ++i) {
-    loose = loose && (args[i].loose_int || args[i].sql == "NULL");
-    json_array = json_array || args[i].json_array;
-  }
-  v.loose_int = loose && IsKind(v.type, K::kInt64);
-  v.json_array = json_array;
-  return v;
-}
-
 TypePtr NumberType(const std::vector<Value>& args) {
   TypePtr t;
   for (const auto& a : args) t = CommonType(t, a.type);
