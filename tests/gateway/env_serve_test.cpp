@@ -56,7 +56,12 @@ class EnvServe {
       std::string entry(*e);
       if (!vars.contains(entry.substr(0, entry.find('=')))) env_strings.push_back(entry);
     }
-    for (const auto& [k, v] : vars) env_strings.push_back(k + '=' + v);
+    for (const auto& [k, v] : vars) {
+      std::string entry = k;
+      entry += '=';
+      entry += v;
+      env_strings.push_back(std::move(entry));
+    }
     std::vector<char*> envp;
     envp.reserve(env_strings.size() + 1);
     for (auto& s : env_strings) envp.push_back(s.data());
