@@ -1,6 +1,6 @@
 # `cmake --install`: the layout the Debian package and the container image ship.
 #   bin/lqe                          the binary (or LQE_PREBUILT_BINARY, see below)
-#   share/lqe/sql/                   the stored endpoints (logs.all, usage.api-counts)
+#   share/lqe/sql/                   the stored endpoints (every .yaml/.sql under sql/)
 #   share/lqe/catalogue_seed.tsv     the field catalogue read when Postgres is unreachable
 #   <sysconfdir>/lqe/lqe.yaml        the service's config (/etc/lqe with prefix /usr)
 #   share/doc/lqe/deploy.md          installing and running it (the units' Documentation=)
@@ -24,9 +24,9 @@ if(LQE_PREBUILT_BINARY)
 else()
   install(TARGETS lqe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
-install(FILES sql/logs.all.yaml sql/logs.all.sql sql/usage.api-counts.yaml
-              sql/usage.api-counts.sql
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/lqe/sql)
+# Every stored endpoint under sql/ ships: an endpoint added there needs no edit here.
+install(DIRECTORY sql/ DESTINATION ${CMAKE_INSTALL_DATADIR}/lqe/sql
+        FILES_MATCHING PATTERN "*.yaml" PATTERN "*.sql")
 install(FILES schema/catalogue_seed.tsv DESTINATION ${CMAKE_INSTALL_DATADIR}/lqe)
 # The units' Documentation=.
 install(FILES docs/deploy.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

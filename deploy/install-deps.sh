@@ -24,8 +24,9 @@ TEST_PACKAGES=(
 )
 # The container image test (deploy/container/test-image.sh): podman with runc (crun fails on
 # some cgroup layouts), mmdebstrap to build the debian:12-slim base from Debian's archive, jq to
-# shape the Vector batch it sends.
-IMAGE_PACKAGES=(podman runc mmdebstrap uidmap jq)
+# shape the Vector batch it sends; podman-compose for the compose override test
+# (deploy/supabase/test-compose.sh).
+IMAGE_PACKAGES=(podman runc mmdebstrap uidmap jq podman-compose)
 # The Debian package (deploy/package/build-deb.sh): dpkg-buildpackage and debhelper, lintian,
 # systemd-analyze (systemd) to verify the units, adduser (its postinst).
 PACKAGE_PACKAGES=(dpkg-dev debhelper lintian systemd adduser)

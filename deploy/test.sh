@@ -14,7 +14,9 @@
 #     against the same cluster (LQE_SANITIZE_STEP=0 skips this step in a local run, not in CI);
 # 10. the Debian package and the container image, both from build/lqe: deploy/package/build-deb.sh
 #     --prebuilt (lintian, systemd-analyze verify, the unpacked binary run) and
-#     deploy/container/test-image.sh (podman, against the throwaway cluster's server);
+#     deploy/container/test-image.sh (podman, against the throwaway cluster's server), then
+#     deploy/supabase/test-compose.sh (podman-compose brings that image up in place of Logflare
+#     in a Supabase-shaped stack with deploy/supabase/docker-compose.lqe.yml);
 # 11. the fuzz smoke run (deploy/fuzz.sh).
 # The cluster is stopped even on failure.
 set -euo pipefail
@@ -115,6 +117,8 @@ step "Debian package (from build/lqe)"
 bash deploy/package/build-deb.sh --prebuilt
 step "container image (from build/lqe, podman, against PostgreSQL)"
 bash deploy/container/test-image.sh
+step "compose override (podman-compose, the image above, against PostgreSQL)"
+bash deploy/supabase/test-compose.sh
 
 # Fuzz smoke: libFuzzer targets built with clang, each run for a short fixed time. Called with
 # bash so a lost execute bit cannot skip it.

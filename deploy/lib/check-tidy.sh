@@ -4,6 +4,9 @@
 # BUILD_DIR/compile_commands.json. A changed header brings in the .cpp of the same name beside
 # it. The set depends only on the checkout, so a fresh clone of main checks the same files.
 # Fails when clang-tidy is missing, when it reports anything, or when it cannot process a file.
+# A file that passed before with the same key (tidy-cache-key.py: clang-tidy version, config,
+# compile command and the content of everything it includes) is not checked again; the keys
+# live in ${XDG_CACHE_HOME:-~/.cache}/lqe/tidy (LQE_TIDY_CACHE=0 checks every file).
 # Usage: deploy/lib/check-tidy.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -47,16 +50,49 @@ if ((${#files[@]} == 0)); then
 fi
 
 mapfile -t files < <(printf '%s\n' "${files[@]}" | sort)
-echo "check-tidy: ${#files[@]} files changed since $(git rev-parse --short "$base")"
 start=$SECONDS
-log=$(mktemp /tmp/lqe-tidy.XXXXXX)
-trap 'rm -f "$log"' EXIT
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/lqe/tidy
+mkdir -p "$CACHE"
+todo=()
+keys=()
+cached=0
+while read -r key file; do
+  if [[ ${LQE_TIDY_CACHE:-1} != 0 && -f $CACHE/$key ]]; then
+    cached=$((cached + 1))
+  else
+    todo+=("$file")
+    keys+=("$key")
+  fi
+done < <(python3 deploy/lib/tidy-cache-key.py "$BUILD" "${files[@]}")
+echo "check-tidy: ${#files[@]} files changed since $(git rev-parse --short "$base"):" \
+  "$cached passed before with the same key, ${#todo[@]} to check"
+if ((${#todo[@]} == 0)); then
+  exit 0
+fi
+log=$(mktemp -d /tmp/lqe-tidy.XXXXXX)
+trap 'rm -rf "$log"' EXIT
+# One clang-tidy per file, two at a time; a file's key is recorded only when it passed.
 # The build's flags are GCC's: clang must not stop on the GCC-only warning options.
-if ! printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$(nproc)" \
-    clang-tidy -p "$BUILD" --quiet --extra-arg=-Wno-unknown-warning-option >"$log" 2>&1; then
-  grep -vE '^[0-9]+ warnings?( and [0-9]+ errors?)? generated\.$|^Suppressed [0-9]+ warnings' \
-    "$log" >&2 || true
-  echo "check-tidy: clang-tidy reported errors (above) in $((SECONDS - start))s" >&2
+tidy_one() {
+  local key=$1 file=$2
+  if clang-tidy -p "$BUILD" --quiet --extra-arg=-Wno-unknown-warning-option "$file" \
+      >"$log/$key" 2>&1; then
+    touch "$CACHE/$key"
+  else
+    echo "$file" >"$log/$key.failed"
+  fi
+}
+export -f tidy_one
+export BUILD CACHE log
+for i in "${!todo[@]}"; do printf '%s\0%s\0' "${keys[$i]}" "${todo[$i]}"; done |
+  xargs -0 -n 2 -P "$(nproc)" bash -c 'tidy_one "$1" "$2"' _
+if compgen -G "$log/*.failed" >/dev/null; then
+  for failed in "$log"/*.failed; do
+    grep -vhE '^[0-9]+ warnings?( and [0-9]+ errors?)? generated\.$|^Suppressed [0-9]+ warnings' \
+      "${failed%.failed}" >&2 || true
+  done
+  echo "check-tidy: clang-tidy reported errors (above) in $(cat "$log"/*.failed | tr '\n' ' ')" \
+    "after $((SECONDS - start))s" >&2
   exit 1
 fi
-echo "check-tidy: ${#files[@]} files clean in $((SECONDS - start))s"
+echo "check-tidy: ${#todo[@]} files clean in $((SECONDS - start))s"

@@ -46,13 +46,14 @@ pg_cluster_init() {
     --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; return 1; }
 }
 
-# pg_cluster_start DIR PORT: starts the server and waits until it accepts connections.
+# pg_cluster_start DIR PORT: starts the server and waits until it accepts connections. It listens
+# on 127.0.0.1, or on PG_LISTEN (a test that containers must reach sets '*' and its own pg_hba line).
 pg_cluster_start() {
   local dir port=$2
   dir=$(cd "$1" && pwd -P)
   if _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then return 0; fi
   _pg_as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir/data -c fsync=off -c max_connections=200 -c timezone=UTC" \
+    -o "-c listen_addresses=${PG_LISTEN:-127.0.0.1} -c port=$port -c unix_socket_directories=$dir/data -c fsync=off -c max_connections=200 -c timezone=UTC" \
     >/dev/null || { tail -20 "$dir/server.log" >&2; return 1; }
 }
 
