@@ -77,9 +77,9 @@ lqe::testing::TestDatabase* OtelView::shared_db = nullptr;
 TEST_F(OtelView, EverySourceUnderItsStudioName) {
   const auto rows = Rows("SELECT source, count(*) FROM logs.otel GROUP BY source ORDER BY source");
   const std::vector<std::vector<std::string>> expected = {
-      {"auth_logs", "8"},      {"edge_logs", "125"},          {"function_edge_logs", "7"},
-      {"function_logs", "4"},  {"pgbouncer_logs", "2"},       {"postgres_logs", "13"},
-      {"postgrest_logs", "3"}, {"realtime_logs", "3"},        {"storage_logs", "3"}};
+      {"auth_logs", "8"},      {"edge_logs", "125"},    {"function_edge_logs", "7"},
+      {"function_logs", "4"},  {"pgbouncer_logs", "2"}, {"postgres_logs", "13"},
+      {"postgrest_logs", "3"}, {"realtime_logs", "3"},  {"storage_logs", "3"}};
   EXPECT_EQ(rows, expected);
 }
 
@@ -89,13 +89,14 @@ TEST_F(OtelView, ColumnsOfAnEdgeEvent) {
       "service_name, trace_id, span_id, to_char(timestamp AT TIME ZONE 'UTC', "
       "'YYYY-MM-DD HH24:MI:SS') FROM logs.otel WHERE id = 'e-009'");
   const std::vector<std::vector<std::string>> expected = {
-      {"e-009", "default", "edge_logs", "GET | 500 | /rest/v1/auth/storage", "INFO", "9", "",
-       "", "", "2025-01-15 10:09:00"}};
+      {"e-009", "default", "edge_logs", "GET | 500 | /rest/v1/auth/storage", "INFO", "9", "", "",
+       "", "2025-01-15 10:09:00"}};
   EXPECT_EQ(rows, expected);
 }
 
 TEST_F(OtelView, LogAttributesAreTheEventFlattenedToDottedTextKeys) {
-  const json::value attrs = json::parse(One("SELECT log_attributes FROM logs.otel WHERE id = 'e-009'"));
+  const json::value attrs =
+      json::parse(One("SELECT log_attributes FROM logs.otel WHERE id = 'e-009'"));
   const json::object expected = {
       {"project", "default"},
       {"request.method", "GET"},
@@ -114,15 +115,12 @@ TEST_F(OtelView, LogAttributesAreTheEventFlattenedToDottedTextKeys) {
 
 TEST_F(OtelView, SeverityFollowsLogflaresMapping) {
   // postgres: metadata.parsed.error_severity; auth: metadata.level, upper-cased; edge: none.
-  const auto rows =
-      Rows("SELECT id, severity_text, severity_number FROM logs.otel "
-           "WHERE id IN ('p-01', 'p-02', 'p-11', 'a-1', 'a-0', 'e-000') ORDER BY id");
-  const std::vector<std::vector<std::string>> expected = {{"a-0", "INFO", "9"},
-                                                          {"a-1", "ERROR", "17"},
-                                                          {"e-000", "INFO", "9"},
-                                                          {"p-01", "ERROR", "17"},
-                                                          {"p-02", "WARNING", "13"},
-                                                          {"p-11", "FATAL", "21"}};
+  const auto rows = Rows(
+      "SELECT id, severity_text, severity_number FROM logs.otel "
+      "WHERE id IN ('p-01', 'p-02', 'p-11', 'a-1', 'a-0', 'e-000') ORDER BY id");
+  const std::vector<std::vector<std::string>> expected = {
+      {"a-0", "INFO", "9"},    {"a-1", "ERROR", "17"},    {"e-000", "INFO", "9"},
+      {"p-01", "ERROR", "17"}, {"p-02", "WARNING", "13"}, {"p-11", "FATAL", "21"}};
   EXPECT_EQ(rows, expected);
   // A value outside Logflare's list reads INFO; a top-level severity_text comes first.
   EXPECT_EQ(One("SELECT logs.otel_severity_text('{}', '{\"level\": \"30\"}')"), "INFO");
@@ -136,18 +134,20 @@ TEST_F(OtelView, ProjectIsReadWhereLogsAllReadsIt) {
   const auto rows = Rows(
       "SELECT source, project, count(*) FROM logs.otel "
       "WHERE source IN ('function_edge_logs', 'storage_logs') GROUP BY 1, 2 ORDER BY 1, 2");
-  const std::vector<std::vector<std::string>> expected = {
-      {"function_edge_logs", "default", "6"}, {"function_edge_logs", "other", "1"},
-      {"storage_logs", "default", "3"}};
+  const std::vector<std::vector<std::string>> expected = {{"function_edge_logs", "default", "6"},
+                                                          {"function_edge_logs", "other", "1"},
+                                                          {"storage_logs", "default", "3"}};
   EXPECT_EQ(rows, expected);
   EXPECT_EQ(One("SELECT resource_attributes ->> 'project' FROM logs.otel WHERE id = 'fe-0'"),
             "default");
 }
 
 TEST_F(OtelView, ASourcePredicateReadsOnlyThatSourcesTable) {
-  for (const auto& [source, table] : std::vector<std::pair<std::string, std::string>>{
-           {"edge_logs", "edge"}, {"function_logs", "function_events"},
-           {"postgrest_logs", "restapi"}, {"pgbouncer_logs", "pooler"}}) {
+  for (const auto& [source, table] :
+       std::vector<std::pair<std::string, std::string>>{{"edge_logs", "edge"},
+                                                        {"function_logs", "function_events"},
+                                                        {"postgrest_logs", "restapi"},
+                                                        {"pgbouncer_logs", "pooler"}}) {
     const auto scanned =
         Scanned("SELECT id, log_attributes FROM logs.otel WHERE source = '" + source + "'");
     ASSERT_FALSE(scanned.empty()) << source;
@@ -165,8 +165,9 @@ TEST_F(OtelView, TheTimeRangePrunesDaysWhilePlanning) {
       "AND timestamp >= '2025-01-15 10:00:00+00' AND timestamp < '2025-01-15 11:00:00+00'");
   EXPECT_EQ(scanned, std::vector<std::string>{"edge_p20250115"});
   // Over all sources: one day of each.
-  for (const auto& rel : Scanned("SELECT id FROM logs.otel WHERE timestamp >= "
-                                 "'2025-01-16 00:00:00+00' AND timestamp < '2025-01-17 00:00:00+00'")) {
+  for (const auto& rel :
+       Scanned("SELECT id FROM logs.otel WHERE timestamp >= "
+               "'2025-01-16 00:00:00+00' AND timestamp < '2025-01-17 00:00:00+00'")) {
     EXPECT_NE(rel.find("_p20250116"), std::string::npos) << rel;
   }
 }

@@ -31,7 +31,7 @@ struct ConsumerQuery {
 };
 
 struct TranslateOptions {
-  const Catalog* catalog = nullptr;  // required
+  const Catalog* catalog = nullptr;            // required
   SqlDialect dialect = SqlDialect::kBigQuery;  // of the stored query text
   // Declared @parameters and their SQL types. Using an undeclared one is an error.
   std::map<std::string, TypePtr, std::less<>> params;

@@ -65,7 +65,8 @@ ast::ExprPtr Multiply(ast::ExprPtr left, ast::ExprPtr right, ast::SourceSpan spa
   return Binary(ast::Binary::Op::kMul, std::move(left), std::move(right), span);
 }
 
-ast::ExprPtr Binary(ast::Binary::Op op, ast::ExprPtr left, ast::ExprPtr right, ast::SourceSpan span) {
+ast::ExprPtr Binary(ast::Binary::Op op, ast::ExprPtr left, ast::ExprPtr right,
+                    ast::SourceSpan span) {
   auto bin = std::make_unique<ast::Binary>(span);
   bin->op = op;
   bin->op_span = span;

@@ -18,7 +18,8 @@ ast::ExprPtr BoolLiteral(bool value, ast::SourceSpan span);
 ast::ExprPtr SafeCast(ast::ExprPtr operand, TypeKind kind, ast::SourceSpan span);
 ast::ExprPtr Cast(ast::ExprPtr operand, TypeKind kind, ast::SourceSpan span);
 ast::ExprPtr Multiply(ast::ExprPtr left, ast::ExprPtr right, ast::SourceSpan span);
-ast::ExprPtr Binary(ast::Binary::Op op, ast::ExprPtr left, ast::ExprPtr right, ast::SourceSpan span);
+ast::ExprPtr Binary(ast::Binary::Op op, ast::ExprPtr left, ast::ExprPtr right,
+                    ast::SourceSpan span);
 // A deep copy of a lowered expression made of literals, parameters, paths, subscripts, unary and
 // binary operators, casts and calls without modifiers; nullptr for anything else (the caller
 // then refuses the form that needs the copy).

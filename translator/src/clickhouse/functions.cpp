@@ -54,10 +54,12 @@ ast::ExprPtr LowerStartOfDay(ast::Call& call) {
 // The seconds of INTERVAL n SECOND|MINUTE|HOUR|DAY with a literal n > 0.
 long long IntervalSeconds(const ast::Expr& arg) {
   if (!arg.Is<ast::Interval>()) {
-    Fail(DiagCode::kType, arg.span, "toStartOfInterval expects INTERVAL n <unit> as its second argument");
+    Fail(DiagCode::kType, arg.span,
+         "toStartOfInterval expects INTERVAL n <unit> as its second argument");
   }
   const auto& interval = arg.As<ast::Interval>();
-  const auto* n = interval.value->Is<ast::Literal>() ? &interval.value->As<ast::Literal>() : nullptr;
+  const auto* n =
+      interval.value->Is<ast::Literal>() ? &interval.value->As<ast::Literal>() : nullptr;
   if (n == nullptr || n->literal_kind != ast::Literal::Kind::kInt || n->text.size() > 9 ||
       n->text.starts_with("0")) {
     Fail(DiagCode::kUnsupported, interval.value->span,
@@ -78,8 +80,9 @@ long long IntervalSeconds(const ast::Expr& arg) {
 ast::ExprPtr CopyOf(const ast::Call& call, std::size_t i) {
   auto copy = Clone(*call.args[i]);
   if (!copy) {
-    Fail(DiagCode::kUnsupported, call.args[i]->span,
-         call.name.name + " supports columns, map access, literals and plain calls as its argument");
+    Fail(
+        DiagCode::kUnsupported, call.args[i]->span,
+        call.name.name + " supports columns, map access, literals and plain calls as its argument");
   }
   return copy;
 }
@@ -111,7 +114,8 @@ ast::ExprPtr LowerStartOfInterval(ast::Call& call) {
     ast::ExprList mod_args;
     mod_args.push_back(UnixSeconds(CopyOf(call, 0), span));
     mod_args.push_back(IntLiteral(86400, span));
-    bucket = Binary(ast::Binary::Op::kAdd, FloorTo(UnixSeconds(std::move(call.args[0]), span), 86400, span),
+    bucket = Binary(ast::Binary::Op::kAdd,
+                    FloorTo(UnixSeconds(std::move(call.args[0]), span), 86400, span),
                     FloorTo(Call("MOD", span, std::move(mod_args)), seconds, span), span);
   } else {
     bucket = FloorTo(UnixSeconds(std::move(call.args[0]), span), seconds, span);
@@ -132,7 +136,8 @@ ast::ExprPtr LowerToDateTime64(ast::Call& call) {
   if (call.args.size() == 3) {
     const auto* tz = call.args[2]->Is<ast::Literal>() ? &call.args[2]->As<ast::Literal>() : nullptr;
     if (tz == nullptr || tz->literal_kind != ast::Literal::Kind::kString || tz->text != "UTC") {
-      Fail(DiagCode::kUnsupported, call.args[2]->span, "toDateTime64 supports only the time zone 'UTC'");
+      Fail(DiagCode::kUnsupported, call.args[2]->span,
+           "toDateTime64 supports only the time zone 'UTC'");
     }
   }
   const std::string precision = p->text;
@@ -184,9 +189,10 @@ ast::ExprPtr LowerToInt32OrZero(ast::Call& call) {
   range->low = IntLiteral(-2147483648LL, span);
   range->high = IntLiteral(2147483647LL, span);
   auto out = std::make_unique<ast::Case>(span);
-  out->whens.push_back({Binary(ast::Binary::Op::kAnd, Call("REGEXP_CONTAINS", span, std::move(match_args)),
-                               std::move(range), span),
-                        SafeCast(std::move(call.args[0]), TypeKind::kInt64, span)});
+  out->whens.push_back(
+      {Binary(ast::Binary::Op::kAnd, Call("REGEXP_CONTAINS", span, std::move(match_args)),
+              std::move(range), span),
+       SafeCast(std::move(call.args[0]), TypeKind::kInt64, span)});
   out->else_result = IntLiteral(0, span);
   return out;
 }
@@ -245,14 +251,15 @@ ast::ExprPtr LowerCall(ast::Call& call) {
       Fail(DiagCode::kUnsupported, call.span, std::string(f.name) + ": this form is not supported");
     }
     if (call.distinct && f.lower != LowerCount) {
-      Fail(DiagCode::kUnsupported, call.span, std::string(f.name) + "(DISTINCT ...) is not supported");
+      Fail(DiagCode::kUnsupported, call.span,
+           std::string(f.name) + "(DISTINCT ...) is not supported");
     }
     return f.lower(call);
   }
   const std::string hint = names::DidYouMean(call.name.name, FunctionNames());
-  Fail(DiagCode::kUnsupported, call.name.span,
-       "unsupported ClickHouse function " + call.name.name,
-       hint.empty() ? "See docs/clickhouse.md for the functions the ClickHouse dialect supports." : hint);
+  Fail(DiagCode::kUnsupported, call.name.span, "unsupported ClickHouse function " + call.name.name,
+       hint.empty() ? "See docs/clickhouse.md for the functions the ClickHouse dialect supports."
+                    : hint);
 }
 
 }  // namespace lqe::clickhouse

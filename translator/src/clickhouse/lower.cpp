@@ -58,7 +58,8 @@ class Lowering {
     }
     if (s.from) From(*s.from);
     for (auto& item : s.items) {
-      if (item.kind != ast::SelectItem::Kind::kExpr && (!item.except.empty() || !item.replace.empty())) {
+      if (item.kind != ast::SelectItem::Kind::kExpr &&
+          (!item.except.empty() || !item.replace.empty())) {
         Fail(DiagCode::kUnsupported, item.span, "* EXCEPT / REPLACE is BigQuery's");
       }
       if (item.expr) Expr(item.expr);

@@ -321,8 +321,9 @@ class Lexer {
   // declared one by whoever binds it, so it is only required to be there.
   bool LexClickHouseParam(Token& tok) {
     const std::size_t close = text_.find('}', pos_);
-    const std::string_view inner =
-        close == std::string_view::npos ? std::string_view{} : text_.substr(pos_ + 1, close - pos_ - 1);
+    const std::string_view inner = close == std::string_view::npos
+                                       ? std::string_view{}
+                                       : text_.substr(pos_ + 1, close - pos_ - 1);
     const std::size_t colon = inner.find(':');
     std::size_t name_end = 0;
     while (name_end < inner.size() && IsIdentChar(inner[name_end])) {
