@@ -175,9 +175,9 @@ TEST_F(OtelView, TheTimeRangePrunesDaysWhilePlanning) {
 TEST_F(OtelView, TheGatewayRoleReadsIt) {
   pqxx::connection conn(shared_db->dsn());
   pqxx::work tx(conn);
-  const std::string role = tx.query_value<std::string>("SELECT name FROM logs.gateway_role");
+  const std::string role = tx.exec1("SELECT name FROM logs.gateway_role")[0].as<std::string>();
   tx.exec("SET LOCAL ROLE " + tx.quote_name(role));
-  EXPECT_EQ(tx.query_value<int>("SELECT count(*) FROM logs.otel WHERE source = 'auth_logs'"), 8);
+  EXPECT_EQ(tx.exec1("SELECT count(*) FROM logs.otel WHERE source = 'auth_logs'")[0].as<int>(), 8);
 }
 
 }  // namespace
