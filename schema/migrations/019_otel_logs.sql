@@ -3,13 +3,14 @@
 -- is one UNION ALL branch with its Studio name as the constant `source`, so a predicate
 -- source = '<name>' leaves only that branch after planning, and a predicate on "timestamp" or
 -- project reaches the source's own partitions and (project, "timestamp") index.
--- Columns follow Logflare's default log mapping (the coalesced paths below, "top level" meaning
+-- Idempotent (OR REPLACE), as a database re-stamped from the chain before the baseline applies it
+-- again. Columns follow Logflare's default log mapping (the coalesced paths below, "top level" meaning
 -- the event's own keys, which lqe keeps in the columns and in `extra`); see docs/clickhouse.md.
 
 -- A JSON object flattened to dotted keys with text values: nested objects are walked, strings
 -- read as their text, numbers and booleans as their JSON text, arrays as their JSON text, JSON
 -- null left out (a missing key reads '' through the ClickHouse front end, as in a ClickHouse Map).
-CREATE FUNCTION logs.otel_flatten(doc jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION logs.otel_flatten(doc jsonb) RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
   WITH RECURSIVE walk(key, value) AS (
@@ -34,7 +35,7 @@ COMMENT ON FUNCTION logs.otel_flatten(jsonb) IS
 -- Logflare's severity_text: the first of severity_text, severityText, metadata.level, level,
 -- metadata.parsed.error_severity that is present, upper-cased; a value outside Logflare's allowed
 -- list (or none) reads INFO.
-CREATE FUNCTION logs.otel_severity_text(extra jsonb, metadata jsonb) RETURNS text
+CREATE OR REPLACE FUNCTION logs.otel_severity_text(extra jsonb, metadata jsonb) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE upper(coalesce(extra ->> 'severity_text', extra ->> 'severityText',
                            metadata ->> 'level', extra ->> 'level',
@@ -46,7 +47,7 @@ RETURN CASE upper(coalesce(extra ->> 'severity_text', extra ->> 'severityText',
          WHEN 'PANIC' THEN 'PANIC' ELSE 'INFO' END;
 
 -- Logflare's severity_number, from severity_text by its value map.
-CREATE FUNCTION logs.otel_severity_number(severity_text text) RETURNS smallint
+CREATE OR REPLACE FUNCTION logs.otel_severity_number(severity_text text) RETURNS smallint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE severity_text
          WHEN 'TRACE' THEN 1 WHEN 'DEBUG' THEN 5 WHEN 'INFO' THEN 9 WHEN 'LOG' THEN 9
@@ -57,13 +58,13 @@ RETURN CASE severity_text
 -- The event's fields as Logflare's log_attributes holds them: every top-level key but id,
 -- timestamp and event_message, with metadata's keys raised to the top (they win over a top-level
 -- key of the same name), flattened.
-CREATE FUNCTION logs.otel_log_attributes(project text, extra jsonb, metadata jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION logs.otel_log_attributes(project text, extra jsonb, metadata jsonb) RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN logs.otel_flatten(jsonb_strip_nulls(jsonb_build_object('project', project)) || extra
                          || metadata);
 
 -- Logflare's resource_attributes: its picked keys, each the first of its paths present.
-CREATE FUNCTION logs.otel_resource_attributes(project text, extra jsonb, metadata jsonb)
+CREATE OR REPLACE FUNCTION logs.otel_resource_attributes(project text, extra jsonb, metadata jsonb)
 RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN jsonb_strip_nulls(jsonb_build_object(
@@ -87,25 +88,25 @@ RETURN jsonb_strip_nulls(jsonb_build_object(
   'vector_file', metadata ->> 'vector_file',
   'vector_host', metadata ->> 'vector_host'));
 
-CREATE FUNCTION logs.otel_service_name(extra jsonb, metadata jsonb) RETURNS text
+CREATE OR REPLACE FUNCTION logs.otel_service_name(extra jsonb, metadata jsonb) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN coalesce(extra #>> '{resource,service,name}', extra ->> 'service_name',
                 extra #>> '{resource,name}', metadata #>> '{context,application}',
                 metadata #>> '{context,service}', extra ->> 'SYSLOG_IDENTIFIER',
                 extra ->> '_SYSTEMD_UNIT', '');
 
-CREATE FUNCTION logs.otel_scope_name(extra jsonb, metadata jsonb) RETURNS text
+CREATE OR REPLACE FUNCTION logs.otel_scope_name(extra jsonb, metadata jsonb) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN coalesce(extra #>> '{scope,name}', metadata #>> '{context,module}',
                 metadata #>> '{context,application}', extra #>> '{instrumentation_library,name}',
                 metadata ->> 'namespace', metadata ->> 'module_path', '');
 
-CREATE FUNCTION logs.otel_trace_id(extra jsonb, metadata jsonb) RETURNS text
+CREATE OR REPLACE FUNCTION logs.otel_trace_id(extra jsonb, metadata jsonb) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN coalesce(extra ->> 'trace_id', extra ->> 'traceId', extra ->> 'otel_trace_id',
                 metadata ->> 'otel_trace_id', '');
 
-CREATE FUNCTION logs.otel_span_id(extra jsonb, metadata jsonb) RETURNS text
+CREATE OR REPLACE FUNCTION logs.otel_span_id(extra jsonb, metadata jsonb) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN coalesce(extra ->> 'span_id', extra ->> 'spanId', extra ->> 'otel_span_id',
                 metadata ->> 'otel_span_id', '');
@@ -141,7 +142,7 @@ BEGIN
          logs.otel_resource_attributes(%3$s, t.extra, t.metadata) AS resource_attributes
   FROM logs.%1$I AS t$branch$, spec[1], spec[2], spec[3]);
   END LOOP;
-  EXECUTE 'CREATE VIEW logs.otel AS' || array_to_string(branches, E'\n  UNION ALL');
+  EXECUTE 'CREATE OR REPLACE VIEW logs.otel AS' || array_to_string(branches, E'\n  UNION ALL');
 END
 $$;
 
