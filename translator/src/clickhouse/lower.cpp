@@ -70,9 +70,11 @@ class Lowering {
       // and win over a column of the same name).
       if (g->Is<ast::Path>() && g->As<ast::Path>().parts.size() == 1) {
         const std::string& name = g->As<ast::Path>().parts[0].name;
-        for (std::size_t i = 0; i < s.items.size(); ++i) {
-          if (s.items[i].alias && s.items[i].alias->name == name) {
-            g = IntLiteral(static_cast<long long>(i + 1), g->span);
+        long long position = 0;
+        for (const auto& item : s.items) {
+          ++position;
+          if (item.alias && item.alias->name == name) {
+            g = IntLiteral(position, g->span);
             break;
           }
         }
