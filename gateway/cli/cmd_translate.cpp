@@ -31,6 +31,7 @@ struct TranslateArgs {
   std::string endpoint_file;
   std::string sql;
   std::string lql;
+  std::string dialect = "bigquery";  // of FILE: bigquery | clickhouse
 };
 
 // An input problem: printed as "lqe translate: <message>", exit 1.
@@ -191,6 +192,12 @@ int Run(const TranslateArgs& args) {
   if (stored && (!args.input.empty() || !args.params.empty())) {
     throw UsageError("an endpoint declares its own query and parameters (no FILE or --param)");
   }
+  if (args.dialect != "bigquery" && args.dialect != "clickhouse") {
+    throw UsageError("--dialect " + args.dialect + ": expected bigquery or clickhouse");
+  }
+  if (stored && args.dialect != "bigquery") {
+    throw UsageError("an endpoint declares its own dialect (no --dialect)");
+  }
   if (!stored && (!args.sql.empty() || !args.lql.empty())) {
     throw UsageError(
         "--sql and --lql need an endpoint (--config and --endpoint, or --endpoint-file)");
@@ -211,6 +218,7 @@ int Run(const TranslateArgs& args) {
   } else {
     options.catalog = subject.catalog.get();
     options.params = subject.params;
+    if (args.dialect == "clickhouse") options.dialect = SqlDialect::kClickHouse;
   }
   const TranslateResult result = Translate(subject.query, options);
   if (!result.ok()) {
@@ -242,6 +250,8 @@ void RegisterTranslate(CLI::App& app, int* exit_code) {
   cmd->add_option("--endpoint", args->endpoint, "Endpoint name or id in --config");
   cmd->add_option("--endpoint-file", args->endpoint_file,
                   "Endpoint YAML file, e.g. sql/logs.all.yaml");
+  cmd->add_option("--dialect", args->dialect,
+                  "SQL dialect of FILE: bigquery (default) or clickhouse (docs/clickhouse.md)");
   cmd->add_option("--sql", args->sql, "Consumer SQL to run in the endpoint's sandbox");
   cmd->add_option("--lql", args->lql, "Consumer LQL to run in the endpoint's sandbox");
   cmd->callback([args, exit_code] {

@@ -206,10 +206,15 @@ std::string RunCase(const GoldenCase& c, bool crlf) {
     stored = Crlf(stored);
     consumer = Crlf(consumer);
   }
+  // [clickhouse]: the query (or, with a consumer, the consumer's) is ClickHouse SQL.
+  const bool clickhouse = c.options.count("clickhouse") > 0;
   if (c.options.count("stored") || c.options.count("consumer") || c.options.count("lql")) {
-    options.consumer = ConsumerQuery{
-        c.options.count("lql") ? ConsumerQuery::Language::kLql : ConsumerQuery::Language::kSql,
-        consumer};
+    options.consumer = ConsumerQuery{c.options.count("lql") ? ConsumerQuery::Language::kLql
+                                     : clickhouse ? ConsumerQuery::Language::kClickHouseSql
+                                                  : ConsumerQuery::Language::kSql,
+                                     consumer};
+  } else if (clickhouse) {
+    options.dialect = SqlDialect::kClickHouse;
   }
   std::string out = Render(Translate(stored, options), stored, consumer);
   if (auto it = c.options.find("stored"); it != c.options.end()) {

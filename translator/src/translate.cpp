@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ast/query.h"
+#include "clickhouse/lower.h"
 #include "count_chart.h"
 #include "lqe/lql.h"
 #include "names.h"
@@ -21,14 +22,27 @@
 namespace lqe {
 namespace {
 
-ast::QueryPtr Parse(std::string_view text, const TranslateOptions& options, DiagSource source) {
+// Parsed with `dialect`'s lexical rules; not lowered (see Parse and clickhouse::Lower).
+ast::QueryPtr ParseText(std::string_view text, const TranslateOptions& options, DiagSource source,
+                        SqlDialect dialect) {
   parse::ParseOptions po;
   po.max_nesting_depth = options.max_nesting_depth;
   po.max_query_bytes = options.max_query_bytes;
   po.source = source;
+  po.dialect =
+      dialect == SqlDialect::kClickHouse ? lex::Dialect::kClickHouse : lex::Dialect::kBigQuery;
   auto parsed = parse::ParseQuery(text, po);
   if (auto* diag = std::get_if<Diagnostic>(&parsed)) throw translator::Error{*diag};
   return std::move(std::get<ast::QueryPtr>(parsed));
+}
+
+// The stored query, or a BigQuery consumer: parsed, and a ClickHouse stored query lowered.
+ast::QueryPtr Parse(std::string_view text, const TranslateOptions& options, DiagSource source) {
+  const SqlDialect dialect =
+      source == DiagSource::kStored ? options.dialect : SqlDialect::kBigQuery;
+  auto query = ParseText(text, options, source, dialect);
+  if (dialect == SqlDialect::kClickHouse) clickhouse::Lower(*query, {});
+  return query;
 }
 
 ast::QueryPtr ParseConsumer(const ConsumerQuery& consumer, const TranslateOptions& options,
@@ -141,17 +155,21 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
   // Sandboxed: the stored final query is replaced, so only its WITH matters. A SQL consumer is
   // parsed first: when it orders its own result, the CTEs' ORDER BYs are left out. LQL needs the
   // CTE row types before it can be lowered.
-  const bool sql = options.consumer->language == ConsumerQuery::Language::kSql;
+  const bool clickhouse = options.consumer->language == ConsumerQuery::Language::kClickHouseSql;
+  const bool sql = clickhouse || options.consumer->language == ConsumerQuery::Language::kSql;
   ast::QueryPtr consumer;
   if (sql) {
     phase = DiagSource::kConsumerSql;
-    consumer = Parse(options.consumer->text, options, DiagSource::kConsumerSql);
+    consumer = ParseText(options.consumer->text, options, DiagSource::kConsumerSql,
+                         clickhouse ? SqlDialect::kClickHouse : SqlDialect::kBigQuery);
     phase = DiagSource::kStored;
   }
   const pg::Emitter::State before_with = emitter.SaveState();
   auto stored = EmitStoredWith(bq_sql, options, consumer && OrdersItsResult(*consumer), emitter);
   for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
   phase = sql ? DiagSource::kConsumerSql : DiagSource::kConsumerLql;
+  // A ClickHouse consumer is lowered once the stored CTEs it may read (`logs`) are known.
+  if (clickhouse) clickhouse::Lower(*consumer, t.cte_names);
   if (!consumer) {
     consumer = ParseConsumer(*options.consumer, options, emitter);
     // The CTEs' row types LQL was lowered against do not depend on their ORDER BYs, so a lowered

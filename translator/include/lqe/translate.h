@@ -19,14 +19,20 @@
 
 namespace lqe {
 
+// The SQL dialect of a query text: BigQuery's (the default), or ClickHouse's (docs/clickhouse.md),
+// which reads the table `logs` as the OTEL relation logs.otel.
+enum class SqlDialect : std::uint8_t { kBigQuery, kClickHouse };
+
 struct ConsumerQuery {
-  enum class Language : std::uint8_t { kSql, kLql };
+  // kSql: BigQuery SQL; kClickHouseSql: ClickHouse SQL.
+  enum class Language : std::uint8_t { kSql, kLql, kClickHouseSql };
   Language language = Language::kSql;
   std::string text;
 };
 
 struct TranslateOptions {
-  const Catalog* catalog = nullptr;  // required
+  const Catalog* catalog = nullptr;            // required
+  SqlDialect dialect = SqlDialect::kBigQuery;  // of the stored query text
   // Declared @parameters and their SQL types. Using an undeclared one is an error.
   std::map<std::string, TypePtr, std::less<>> params;
   // Sandbox: the consumer's query replaces the stored query's final SELECT and may read only

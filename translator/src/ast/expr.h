@@ -147,6 +147,7 @@ struct Like : Expr {
   ExprPtr operand;
   ExprPtr pattern;
   bool negated = false;
+  bool case_insensitive = false;  // ILIKE (ClickHouse)
 };
 
 // CASE [operand] WHEN a THEN b ... [ELSE c] END

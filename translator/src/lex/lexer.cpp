@@ -22,7 +22,8 @@ bool IsSpace(char c) {
 
 class Lexer {
  public:
-  Lexer(std::string_view text, DiagSource source) : text_(text), source_(source) {}
+  Lexer(std::string_view text, DiagSource source, Dialect dialect)
+      : text_(text), source_(source), clickhouse_(dialect == Dialect::kClickHouse) {}
 
   std::variant<std::vector<Token>, Diagnostic> Run() {
     std::vector<Token> tokens;
@@ -94,11 +95,17 @@ class Lexer {
     if (c == '.' && ascii::IsDigit(At(pos_ + 1)) && !FollowsOperand(prev)) {
       return LexNumber(tok);
     }
+    if (c == '"' && clickhouse_) {
+      return LexQuotedIdent(tok);
+    }
     if (c == '\'' || c == '"') {
       return LexString(tok, false, false);
     }
     if (c == '`') {
       return LexQuotedIdent(tok);
+    }
+    if (c == '{' && clickhouse_) {
+      return LexClickHouseParam(tok);
     }
     if (c == '@') {
       return LexParam(tok);
@@ -145,7 +152,9 @@ class Lexer {
       ++pos_;
     }
     const std::string_view word = text_.substr(tok.begin, pos_ - tok.begin);
-    tok.kind = IsReservedKeyword(word) ? TokenKind::kKeyword : TokenKind::kIdent;
+    tok.kind = IsReservedKeyword(word) || (clickhouse_ && EqualsIgnoreCase(word, "ILIKE"))
+                   ? TokenKind::kKeyword
+                   : TokenKind::kIdent;
     return true;
   }
 
@@ -259,6 +268,7 @@ class Lexer {
   }
 
   bool LexQuotedIdent(Token& tok) {
+    const char quote = text_[pos_];
     std::size_t p = pos_ + 1;
     while (true) {
       if (p >= text_.size()) {
@@ -268,7 +278,7 @@ class Lexer {
         p += 2;
         continue;
       }
-      if (text_[p] == '`') {
+      if (text_[p] == quote) {
         break;
       }
       ++p;
@@ -307,10 +317,34 @@ class Lexer {
     return true;
   }
 
+  // ClickHouse's {name:Type}: the name becomes the parameter; the type is checked against the
+  // declared one by whoever binds it, so it is only required to be there.
+  bool LexClickHouseParam(Token& tok) {
+    const std::size_t close = text_.find('}', pos_);
+    const std::string_view inner = close == std::string_view::npos
+                                       ? std::string_view{}
+                                       : text_.substr(pos_ + 1, close - pos_ - 1);
+    const std::size_t colon = inner.find(':');
+    std::size_t name_end = 0;
+    while (name_end < inner.size() && IsIdentChar(inner[name_end])) {
+      ++name_end;
+    }
+    if (close == std::string_view::npos || colon == std::string_view::npos || colon == 0 ||
+        name_end != colon || !IsIdentStart(inner[0]) || colon + 1 >= inner.size()) {
+      return Fail(pos_, close == std::string_view::npos ? 1 : close - pos_ + 1,
+                  "expected a query parameter {name:Type}");
+    }
+    tok.kind = TokenKind::kParam;
+    tok.value = std::string(inner.substr(0, colon));
+    pos_ = close + 1;
+    return true;
+  }
+
   bool LexOperator(Token& tok);
 
   std::string_view text_;
   DiagSource source_;
+  bool clickhouse_ = false;
   std::size_t pos_ = 0;
   Diagnostic error_;
 };
@@ -355,8 +389,9 @@ bool Lexer::LexOperator(Token& tok) {
 
 }  // namespace
 
-std::variant<std::vector<Token>, Diagnostic> Tokenize(std::string_view text, DiagSource source) {
-  return Lexer(text, source).Run();
+std::variant<std::vector<Token>, Diagnostic> Tokenize(std::string_view text, DiagSource source,
+                                                      Dialect dialect) {
+  return Lexer(text, source, dialect).Run();
 }
 
 std::string DescribeToken(const Token& token) {

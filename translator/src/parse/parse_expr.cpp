@@ -81,9 +81,10 @@ ast::ExprPtr Parser::ParseExprPrec(int min_prec) {
       prec = kPrecOr;
     } else if (IsKeyword("AND")) {
       prec = kPrecAnd;
-    } else if (IsKeyword("IS") || IsKeyword("IN") || IsKeyword("LIKE") || IsKeyword("BETWEEN") ||
-               (IsKeyword("NOT") &&
-                (IsKeyword("IN", 1) || IsKeyword("LIKE", 1) || IsKeyword("BETWEEN", 1)))) {
+    } else if (IsKeyword("IS") || IsKeyword("IN") || IsKeyword("LIKE") || IsKeyword("ILIKE") ||
+               IsKeyword("BETWEEN") ||
+               (IsKeyword("NOT") && (IsKeyword("IN", 1) || IsKeyword("LIKE", 1) ||
+                                     IsKeyword("ILIKE", 1) || IsKeyword("BETWEEN", 1)))) {
       prec = kPrecCompare;
     }
     if (prec == kPrecNone || prec < min_prec) {
@@ -94,7 +95,7 @@ ast::ExprPtr Parser::ParseExprPrec(int min_prec) {
     if (prec == kPrecCompare) {
       const auto* next = FindBinary(Peek().kind);
       if ((next != nullptr && next->prec == kPrecCompare) || IsKeyword("IS") || IsKeyword("IN") ||
-          IsKeyword("LIKE") || IsKeyword("BETWEEN")) {
+          IsKeyword("LIKE") || IsKeyword("ILIKE") || IsKeyword("BETWEEN")) {
         Unexpected(Peek(), "Comparisons cannot be chained; add parentheses.");
       }
     }
@@ -132,13 +133,16 @@ ast::ExprPtr Parser::ParseInfix(ast::ExprPtr left, int prec) {
     if (lex::EqualsIgnoreCase(what.text, "IN")) {
       return ParseIn(std::move(left), negated, begin);
     }
-    if (lex::EqualsIgnoreCase(what.text, "LIKE")) {
+    // ILIKE is a keyword only in ClickHouse's lexical rules.
+    const bool ilike = lex::EqualsIgnoreCase(what.text, "ILIKE");
+    if (ilike || lex::EqualsIgnoreCase(what.text, "LIKE")) {
       if (IsKeyword("ANY") || IsKeyword("SOME") || IsKeyword("ALL")) {
         FailAt(what.begin, Peek().end - what.begin, DiagCode::kUnsupported,
                "LIKE " + lex::DescribeToken(Peek()).substr(8) + " is not supported");
       }
       auto like = std::make_unique<ast::Like>(ast::SourceSpan{begin, 0});
       like->negated = negated;
+      like->case_insensitive = ilike;
       like->operand = std::move(left);
       like->pattern = ParseExprPrec(kPrecCompare + 1);
       like->span.end = PrevEnd();

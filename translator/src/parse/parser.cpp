@@ -260,7 +260,7 @@ std::variant<ast::QueryPtr, Diagnostic> ParseQuery(std::string_view text,
         0,
         options.source};
   }
-  auto lexed = lex::Tokenize(text, options.source);
+  auto lexed = lex::Tokenize(text, options.source, options.dialect);
   if (auto* diag = std::get_if<Diagnostic>(&lexed)) {
     return std::move(*diag);
   }

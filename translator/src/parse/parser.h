@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "ast/query.h"
+#include "lex/lexer.h"
 #include "lqe/diagnostic.h"
 
 namespace lqe::parse {
@@ -15,6 +16,7 @@ struct ParseOptions {
   std::uint32_t max_nesting_depth = 128;     // deeper input: "query is too deeply nested"
   std::size_t max_query_bytes = 256 * 1024;  // longer input: "query is too long"
   DiagSource source = DiagSource::kStored;   // stamped on every diagnostic
+  lex::Dialect dialect = lex::Dialect::kBigQuery;
 };
 
 std::variant<ast::QueryPtr, Diagnostic> ParseQuery(std::string_view text,

@@ -225,8 +225,9 @@ Value Emitter::EmitBetween(const ast::Between& between) {
 Value Emitter::EmitLike(const ast::Like& like) {
   const Value v = EmitExpr(*like.operand);
   const Value p = EmitExpr(*like.pattern);
-  Value out = Make("(" + v.sql + (like.negated ? " NOT LIKE " : " LIKE ") + p.sql + ")",
-                   T(TypeKind::kBool));
+  const char* op = like.case_insensitive ? (like.negated ? " NOT ILIKE " : " ILIKE ")
+                                         : (like.negated ? " NOT LIKE " : " LIKE ");
+  Value out = Make("(" + v.sql + op + p.sql + ")", T(TypeKind::kBool));
   if (like.pattern->Is<ast::Literal>() || like.pattern->Is<ast::Param>()) {
     out.implied = RowImpliedByMatch(v, out.sql);
     out.implied_for = out.sql;

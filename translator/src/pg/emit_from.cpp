@@ -48,6 +48,34 @@ std::vector<Column> RowColumns(const SourceSchema& source) {
   return cols;
 }
 
+// logs.otel (migration 019): the nine log tables as one OTEL-shaped relation, the table `logs`
+// of ClickHouse-dialect queries. Its attribute maps are JSON objects of text values.
+const SourceSchema& OtelRelation() {
+  static const SourceSchema relation = [] {
+    const auto text = Type::Scalar(TypeKind::kString);
+    const auto map = Type::Scalar(TypeKind::kJson);
+    SourceSchema s;
+    s.name = "otel";
+    s.pg_schema = "logs";
+    s.pg_table = "otel";
+    s.row = Type::Record({{"id", text},
+                          {"timestamp", Type::Scalar(TypeKind::kTimestamp)},
+                          {"project", text},
+                          {"source", text},
+                          {"event_message", text},
+                          {"severity_text", text},
+                          {"severity_number", Type::Scalar(TypeKind::kInt64)},
+                          {"service_name", text},
+                          {"trace_id", text},
+                          {"span_id", text},
+                          {"scope_name", text},
+                          {"log_attributes", map},
+                          {"resource_attributes", map}});
+    return s;
+  }();
+  return relation;
+}
+
 }  // namespace
 
 std::string Emitter::NewAlias(std::string_view base) {
@@ -104,7 +132,9 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
       }
     }
   } else if (parts.size() == 2 && names::EqualsIgnoreCase(parts[0], "logs")) {
-    if (const SourceSchema* s = options_.catalog->FindSource(parts[1])) {
+    const SourceSchema* s = options_.catalog->FindSource(parts[1]);
+    if (s == nullptr && names::EqualsIgnoreCase(parts[1], "otel")) s = &OtelRelation();
+    if (s != nullptr) {
       table_sql = QuoteIdent(s->pg_schema) + "." + QuoteIdent(s->pg_table);
       var.columns = RowColumns(*s);
       source_rows_.push_back(s->row);

@@ -1,0 +1,260 @@
+#include "clickhouse/lower.h"
+
+#include <utility>
+
+#include "clickhouse/build.h"
+#include "clickhouse/functions.h"
+#include "names.h"
+#include "translate_error.h"
+
+namespace lqe::clickhouse {
+namespace {
+
+using translator::Fail;
+
+class Lowering {
+ public:
+  explicit Lowering(std::vector<std::string> ctes) : ctes_(std::move(ctes)) {}
+
+  void Query(ast::Query& q) {
+    const std::size_t outer = ctes_.size();
+    for (auto& cte : q.with) {
+      Query(*cte.query);
+      ctes_.push_back(cte.name.name);
+    }
+    Body(*q.body);
+    for (auto& item : q.order_by) Expr(item.expr);
+    if (q.limit) Expr(q.limit);
+    if (q.offset) Expr(q.offset);
+    ctes_.resize(outer);
+  }
+
+ private:
+  void Body(ast::QueryNode& node) {
+    switch (node.kind) {
+      case ast::NodeKind::kSelect:
+        Select(node.As<ast::Select>());
+        return;
+      case ast::NodeKind::kSetOp: {
+        auto& op = node.As<ast::SetOp>();
+        if (op.op != ast::SetOp::Op::kUnion || !op.all) {
+          Fail(DiagCode::kUnsupported, op.span, "only UNION ALL combines queries here");
+        }
+        Body(*op.left);
+        Body(*op.right);
+        return;
+      }
+      case ast::NodeKind::kQuery:
+        Query(node.As<ast::Query>());
+        return;
+      default:
+        Fail(DiagCode::kUnsupported, node.span, "unsupported query form");
+    }
+  }
+
+  void Select(ast::Select& s) {
+    if (s.as_struct || s.qualify || !s.windows.empty()) {
+      Fail(DiagCode::kUnsupported, s.span, "SELECT AS STRUCT, QUALIFY and WINDOW are BigQuery's");
+    }
+    if (s.from) From(*s.from);
+    for (auto& item : s.items) {
+      if (item.kind != ast::SelectItem::Kind::kExpr &&
+          (!item.except.empty() || !item.replace.empty())) {
+        Fail(DiagCode::kUnsupported, item.span, "* EXCEPT / REPLACE is BigQuery's");
+      }
+      if (item.expr) Expr(item.expr);
+    }
+    if (s.where) Condition(s.where);
+    for (auto& g : s.group_by) {
+      // GROUP BY an output alias groups by that output (ClickHouse's aliases are visible there,
+      // and win over a column of the same name).
+      if (g->Is<ast::Path>() && g->As<ast::Path>().parts.size() == 1) {
+        const std::string& name = g->As<ast::Path>().parts[0].name;
+        long long position = 0;
+        for (const auto& item : s.items) {
+          ++position;
+          if (item.alias && item.alias->name == name) {
+            g = IntLiteral(position, g->span);
+            break;
+          }
+        }
+      }
+      if (!g->Is<ast::Literal>()) Expr(g);
+    }
+    if (s.having) Condition(s.having);
+  }
+
+  void From(ast::FromItem& item) {
+    switch (item.kind) {
+      case ast::NodeKind::kTableRef: {
+        auto& ref = item.As<ast::TableRef>();
+        const std::string name = ref.name.size() == 1 ? ref.name[0].name : "";
+        bool cte = false;
+        for (const auto& c : ctes_) cte = cte || names::EqualsIgnoreCase(c, name);
+        if (cte) return;
+        if (name == "logs") {
+          const ast::Identifier table = ref.name[0];
+          if (!ref.alias) ref.alias = table;
+          ref.name = {{"logs", false, table.span}, {"otel", false, table.span}};
+          return;
+        }
+        Fail(DiagCode::kUnknownName, item.span, "table not found",
+             "ClickHouse-dialect queries read the table logs (or their own CTEs).");
+      }
+      case ast::NodeKind::kJoin: {
+        auto& join = item.As<ast::Join>();
+        From(*join.left);
+        From(*join.right);
+        if (join.on) Condition(join.on);
+        return;
+      }
+      case ast::NodeKind::kSubqueryRef:
+        Query(*item.As<ast::SubqueryRef>().query);
+        return;
+      default:
+        Fail(DiagCode::kUnsupported, item.span, "UNNEST is BigQuery's; use arrayJoin");
+    }
+  }
+
+  // A value used as a condition: ClickHouse reads a number as true when non-zero.
+  void Condition(ast::ExprPtr& e) {
+    Expr(e);
+    if (e->Is<ast::Literal>() && e->As<ast::Literal>().literal_kind == ast::Literal::Kind::kInt) {
+      e = BoolLiteral(e->As<ast::Literal>().text != "0", e->span);
+    }
+  }
+
+  void Expr(ast::ExprPtr& e) {
+    switch (e->kind) {
+      case ast::NodeKind::kLiteral:
+      case ast::NodeKind::kParam:
+      case ast::NodeKind::kPath:
+        return;
+      case ast::NodeKind::kSubscript:
+        MapAccess(e);
+        return;
+      case ast::NodeKind::kUnary: {
+        auto& u = e->As<ast::Unary>();
+        if (u.op == ast::Unary::Op::kNot) {
+          Condition(u.operand);
+        } else {
+          Expr(u.operand);
+        }
+        return;
+      }
+      case ast::NodeKind::kBinary: {
+        auto& b = e->As<ast::Binary>();
+        if (b.op == ast::Binary::Op::kAnd || b.op == ast::Binary::Op::kOr) {
+          Condition(b.left);
+          Condition(b.right);
+        } else {
+          Expr(b.left);
+          Expr(b.right);
+        }
+        return;
+      }
+      case ast::NodeKind::kIsTest: {
+        auto& t = e->As<ast::IsTest>();
+        if (t.what != ast::IsTest::What::kNull) {
+          Fail(DiagCode::kUnsupported, t.span, "IS TRUE / FALSE / UNKNOWN is BigQuery's");
+        }
+        Expr(t.operand);
+        return;
+      }
+      case ast::NodeKind::kIn: {
+        auto& in = e->As<ast::In>();
+        Expr(in.operand);
+        for (auto& x : in.list) Expr(x);
+        if (in.subquery) Query(*in.subquery);
+        if (in.unnest_array) Fail(DiagCode::kUnsupported, in.span, "IN UNNEST is BigQuery's");
+        return;
+      }
+      case ast::NodeKind::kBetween: {
+        auto& b = e->As<ast::Between>();
+        Expr(b.operand);
+        Expr(b.low);
+        Expr(b.high);
+        return;
+      }
+      case ast::NodeKind::kLike: {
+        auto& l = e->As<ast::Like>();
+        Expr(l.operand);
+        Expr(l.pattern);
+        return;
+      }
+      case ast::NodeKind::kCase: {
+        auto& c = e->As<ast::Case>();
+        if (c.operand) Expr(c.operand);
+        for (auto& w : c.whens) {
+          if (c.operand) {
+            Expr(w.condition);
+          } else {
+            Condition(w.condition);
+          }
+          Expr(w.result);
+        }
+        if (c.else_result) Expr(c.else_result);
+        return;
+      }
+      case ast::NodeKind::kInterval:
+        Expr(e->As<ast::Interval>().value);
+        return;
+      case ast::NodeKind::kCall: {
+        auto& call = e->As<ast::Call>();
+        // Conditions of countIf, if and multiIf are read as ClickHouse reads them.
+        const bool multi_if = names::EqualsIgnoreCase(call.name.name, "multiIf");
+        const bool first_is_condition = names::EqualsIgnoreCase(call.name.name, "countIf") ||
+                                        names::EqualsIgnoreCase(call.name.name, "if");
+        for (std::size_t i = 0; i < call.args.size(); ++i) {
+          const bool condition = (first_is_condition && i == 0) ||
+                                 (multi_if && i % 2 == 0 && i + 1 < call.args.size());
+          if (condition) {
+            Condition(call.args[i]);
+          } else if (!call.args[i]->Is<ast::Interval>()) {
+            Expr(call.args[i]);
+          }
+        }
+        e = LowerCall(call);
+        return;
+      }
+      case ast::NodeKind::kScalarSubquery:
+        Query(*e->As<ast::ScalarSubquery>().subquery);
+        return;
+      case ast::NodeKind::kExists:
+        Query(*e->As<ast::Exists>().subquery);
+        return;
+      default:
+        Fail(DiagCode::kUnsupported, e->span,
+             "this expression is not supported in the ClickHouse dialect");
+    }
+  }
+
+  // m['key'] on a map column: the key's value, '' when the map lacks it (ClickHouse's default
+  // of a missing key), as COALESCE(JSON_VALUE(m['key']), '').
+  static void MapAccess(ast::ExprPtr& e) {
+    auto& sub = e->As<ast::Subscript>();
+    const bool key = sub.index->Is<ast::Literal>() &&
+                     sub.index->As<ast::Literal>().literal_kind == ast::Literal::Kind::kString;
+    if (sub.mode != ast::Subscript::Mode::kBare || !key || !sub.base->Is<ast::Path>()) {
+      Fail(DiagCode::kUnsupported, e->span,
+           "only map access by a string key is supported, e.g. log_attributes['request.method']");
+    }
+    const ast::SourceSpan span = e->span;
+    ast::ExprList value_args;
+    value_args.push_back(std::move(e));
+    ast::ExprList args;
+    args.push_back(Call("JSON_VALUE", span, std::move(value_args)));
+    args.push_back(StringLiteral("", span));
+    e = Call("COALESCE", span, std::move(args));
+  }
+
+  std::vector<std::string> ctes_;
+};
+
+}  // namespace
+
+void Lower(ast::Query& query, const std::vector<std::string>& ctes) {
+  Lowering(ctes).Query(query);
+}
+
+}  // namespace lqe::clickhouse
