@@ -9,7 +9,8 @@
 #  6. runs every ctest test (unit + integration), refusing to pass on fewer tests than a floor;
 #  7. the upgrade test: a database migrated and filled by the previous release is migrated by
 #     this build and gives the same answers (deploy/upgrade-test.sh);
-#  8. the oracle suite: lqe against the ZetaSQL reference evaluator (deploy/oracle.sh);
+#  8. the oracle suite: lqe against the ZetaSQL reference evaluator (deploy/oracle.sh), and the
+#     ClickHouse dialect against ClickHouse itself (chdb; deploy/clickhouse.sh);
 #  9. builds the same tests with AddressSanitizer + UBSan in build-asan/ and runs them all again
 #     against the same cluster (LQE_SANITIZE_STEP=0 skips this step in a local run, not in CI);
 # 10. the Debian package and the container image, both from build/lqe: deploy/package/build-deb.sh
@@ -83,6 +84,12 @@ bash deploy/upgrade-test.sh
 step "oracle (ZetaSQL reference evaluator)"
 bash deploy/install-oracle.sh
 bash deploy/oracle.sh
+
+# ClickHouse suite (tests/clickhouse): the ClickHouse dialect and the logs.otel relation against
+# ClickHouse itself (chdb, embedded under node), in a fresh database of the throwaway cluster.
+step "ClickHouse reference (chdb)"
+bash deploy/install-chdb.sh
+bash deploy/clickhouse.sh
 
 # LQE_SANITIZE_STEP=0 skips the sanitizer step in a local run; CI (CI set) always runs it.
 if [[ -n ${CI:-} || ${LQE_SANITIZE_STEP:-1} != 0 ]]; then
