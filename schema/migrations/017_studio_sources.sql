@@ -1,13 +1,15 @@
 -- Four more log sources that Studio's log pages read by CTE name (supavisor_logs,
 -- pg_upgrade_logs, etl_replication_logs, auth_audit_logs), in the shape of the nine of
 -- 002_log_tables.sql: same columns, day partitions, (id, timestamp) unique, project index.
+-- Idempotent (IF NOT EXISTS, OR REPLACE): re-applying it after a database made by the chain
+-- before the schema baseline was re-stamped changes nothing.
 DO $$
 DECLARE
   source text;
 BEGIN
   FOREACH source IN ARRAY ARRAY['supavisor', 'pg_upgrade', 'etl_replication', 'auth_audit'] LOOP
     EXECUTE format($ddl$
-      CREATE TABLE logs.%1$I (
+      CREATE TABLE IF NOT EXISTS logs.%1$I (
         id text NOT NULL,
         "timestamp" timestamptz NOT NULL,
         event_message text,
@@ -15,9 +17,9 @@ BEGIN
         metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
         extra jsonb NOT NULL DEFAULT '{}'::jsonb
       ) PARTITION BY RANGE ("timestamp")$ddl$, source);
-    EXECUTE format('CREATE UNIQUE INDEX %1$I ON logs.%2$I (id, "timestamp")',
+    EXECUTE format('CREATE UNIQUE INDEX IF NOT EXISTS %1$I ON logs.%2$I (id, "timestamp")',
                    source || '_id_ts', source);
-    EXECUTE format('CREATE INDEX %1$I ON logs.%2$I (project, "timestamp" DESC)',
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %1$I ON logs.%2$I (project, "timestamp" DESC)',
                    source || '_project_ts', source);
 
     EXECUTE format('COMMENT ON TABLE logs.%I IS %L', source,
@@ -50,7 +52,7 @@ $$;
 
 -- Supavisor carries the project in metadata (Studio filters it as m.project); the translator
 -- emits exactly (alias.metadata ->> 'project') so this matches.
-CREATE INDEX supavisor_metadata_project_ts
+CREATE INDEX IF NOT EXISTS supavisor_metadata_project_ts
   ON logs.supavisor ((metadata ->> 'project'), "timestamp" DESC);
 
 -- HTTP ingest's writer role may write the thirteen log tables (replaces 001's definition, which
