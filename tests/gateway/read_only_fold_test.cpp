@@ -54,7 +54,7 @@ TEST(ReadOnlyFoldTest, ServeFoldsTheDeltaOnItsScheduleWithoutIngest) {
   std::string yaml =
       lqe::testing::ReadFileText(lqe::testing::SourcePath("sql/usage.api-counts.yaml"));
   yaml.replace(yaml.find("cache_seconds: 900"), 18, "cache_seconds: 0");
-  yaml.replace(yaml.find("cache_warming_seconds: 300"), 26, "cache_warming_seconds: 0");
+  yaml.erase(yaml.find("cache_warming_seconds: 300"), 26);
   dir.Write("endpoints/usage.api-counts.yaml", yaml);
   dir.Write("endpoints/usage.api-counts.sql",
             lqe::testing::ReadFileText(lqe::testing::SourcePath("sql/usage.api-counts.sql")));

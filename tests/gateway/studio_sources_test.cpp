@@ -257,11 +257,11 @@ TEST_F(StudioSourcesTest, FunctionAndUsageEndpoints) {
   event("l2", R"("event_type":"Log","level":"error")");
   event(
       "l3",
-      R"("event_type":"Shutdown","cpu_time_used":10,"memory_used":{"heap":1048576,"external":1048576}})"
+      R"("event_type":"Shutdown","cpu_time_used":10,"memory_used":{"heap":1048576,"external":1048576})"
       R"(,"level":"log")");
   event(
       "l4",
-      R"("event_type":"Shutdown","cpu_time_used":30,"memory_used":{"heap":3145728,"external":1048576}})"
+      R"("event_type":"Shutdown","cpu_time_used":30,"memory_used":{"heap":3145728,"external":1048576})"
       R"(,"level":"log")");
   for (const char* id : {"e1", "e2"}) {
     Ingest("cloudflare.logs.prod", Event(id, "GET /rest/v1/t", R"(,"project":"proj")", ts));
