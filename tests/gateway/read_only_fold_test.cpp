@@ -79,7 +79,11 @@ TEST(ReadOnlyFoldTest, ServeFoldsTheDeltaOnItsScheduleWithoutIngest) {
   // Every request is counted once, wherever its count is (delta, rollup or raw rows).
   auto rest_total = [](const std::string& body) {
     std::int64_t total = 0;
-    for (const auto& row : boost::json::parse(body).at("result").as_array()) {
+    boost::system::error_code ec;
+    const boost::json::value parsed = boost::json::parse(body, ec);
+    if (ec || !parsed.is_object() || !parsed.as_object().contains("result"))
+      return std::int64_t{-1};
+    for (const auto& row : parsed.at("result").as_array()) {
       total += row.at("total_rest_requests").to_number<std::int64_t>();
     }
     return total;
