@@ -88,6 +88,12 @@ done
 node tests/oracle/lib/recent_events.js tests/oracle/fixtures/edge.ndjson >"$TMP/edge-recent.ndjson"
 build/lqe load --dsn "$DSN" --source edge "$TMP/edge-recent.ndjson" >"$TMP/load.log" 2>&1 ||
   { cat "$TMP/load.log" >&2; fail "lqe load --source edge (recent events) failed"; }
+# Edge Function invocations and runtime events at times relative to now (the functions.* windows).
+for src in function_edge function_events; do
+  node tests/oracle/lib/recent_function_events.js "$src" >"$TMP/$src-recent.ndjson"
+  build/lqe load --dsn "$DSN" --source "$src" "$TMP/$src-recent.ndjson" >"$TMP/load.log" 2>&1 ||
+    { cat "$TMP/load.log" >&2; fail "lqe load --source $src (recent events) failed"; }
+done
 # Every table of the catalogue, internal rollups and trigrams included, as lqe's PostgreSQL holds
 # it: the stored endpoints read them by name, and the reference gets the same rows.
 TABLES=$(psql -At -v ON_ERROR_STOP=1 "$DSN" -c "select distinct source from logs.field_catalogue order by 1")

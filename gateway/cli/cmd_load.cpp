@@ -73,7 +73,8 @@ void RegisterLoad(CLI::App& app, int* exit_code) {
   cmd->add_option("--dsn", flags->options.dsn, "PostgreSQL connection string")->required();
   cmd->add_option("--source", flags->options.source,
                   "Log source (table): edge, postgres, function_edge, function_events, auth, "
-                  "realtime, storage, restapi, pooler")
+                  "realtime, storage, restapi, pooler, supavisor, pg_upgrade, etl_replication, "
+                  "auth_audit")
       ->required();
   cmd->add_option("--batch-size", flags->options.batch_size,
                   "Events per COPY and transaction (default 10000)")

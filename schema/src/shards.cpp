@@ -304,7 +304,9 @@ std::string ProjectKeyOf(const std::string& source) {
   if (source == "function_edge" || source == "function_events") {
     return "(metadata ->> 'project_ref')";
   }
-  if (source == "realtime" || source == "storage") return "(metadata ->> 'project')";
+  if (source == "realtime" || source == "storage" || source == "supavisor") {
+    return "(metadata ->> 'project')";
+  }
   return "project";
 }
 

@@ -210,14 +210,16 @@ TEST(ConfigTest, DefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(c.ingest.max_decompressed_bytes, 128u << 20);
   EXPECT_EQ(c.ingest.queue_max_events, 200000u);
   EXPECT_EQ(c.ingest.batch_max_events, 20000u);
-  ASSERT_EQ(c.sources.size(), 9u);
+  ASSERT_EQ(c.sources.size(), 13u);
   std::string sources;
   for (const auto& s : c.sources) sources += s.name + "=" + s.table + " ";
   EXPECT_EQ(sources,
             "cloudflare.logs.prod=edge postgres.logs=postgres deno-relay-logs=function_edge "
             "deno-subhosting-events=function_events gotrue.logs.prod=auth "
             "realtime.logs.prod=realtime storage.logs.prod.2=storage postgREST.logs.prod=restapi "
-            "pgbouncer.logs.prod=pooler ");
+            "pgbouncer.logs.prod=pooler supavisor.logs.prod=supavisor "
+            "pg_upgrade.logs.prod=pg_upgrade etl_replication.logs.prod=etl_replication "
+            "gotrue.audit_logs.prod=auth_audit ");
 }
 
 TEST(ConfigTest, IngestSectionSourcesAndKeyPermissions) {

@@ -95,6 +95,34 @@ TEST_F(ServerTest, ReadOnlyTransaction) {
   EXPECT_EQ(tz.rows.Cell(0, 1), "ISO, YMD");
 }
 
+// The planner settings do not depend on the role the gateway logs in as: the test database's
+// owner has none of the gateway role's, and the database defaults to jit on and a small
+// work_mem, yet every pooled session has jit off and the gateway's work_mem.
+TEST_F(ServerTest, PooledSessionsGetThePlannerSettingsWhateverTheRole) {
+  {
+    pqxx::connection admin(db_.dsn());
+    pqxx::nontransaction tx(admin);
+    tx.exec("ALTER DATABASE " + tx.quote_name(admin.dbname()) + " SET jit = on");
+    tx.exec("ALTER DATABASE " + tx.quote_name(admin.dbname()) + " SET work_mem = '4MB'");
+  }
+  {
+    pqxx::connection plain(db_.dsn());
+    pqxx::nontransaction tx(plain);
+    ASSERT_EQ(tx.exec1("SHOW jit")[0].as<std::string>(), "on");
+  }
+  PgPool pool(db_.dsn(), 2, 2000);
+  QueryResult r =
+      RunQuery(pool, "SELECT current_setting('jit'), current_setting('work_mem')", {}, 10, 1000);
+  ASSERT_EQ(r.status, QueryStatus::kOk);
+  EXPECT_EQ(r.rows.Cell(0, 0), "off");
+  EXPECT_EQ(r.rows.Cell(0, 1), "64MB");
+  // A second session opened while the first is leased gets them too.
+  PgPool::Lease first = pool.Acquire(std::chrono::milliseconds(1000), 1000);
+  PgPool::Lease second = pool.Acquire(std::chrono::milliseconds(1000), 1000);
+  pqxx::nontransaction tx(*second);
+  EXPECT_EQ(tx.exec1("SHOW jit")[0].as<std::string>(), "off");
+}
+
 TEST_F(ServerTest, RedactionHeader) {
   RunningServer s(TestState(db_.dsn(), metrics_.get()), metrics_);
   auto headers = kAuth;

@@ -73,6 +73,37 @@ TEST_F(LoadIntegrationTest, LoadsTheNineIngestSamples) {
   EXPECT_EQ(Scalar("SELECT count(*) FROM logs.field_catalogue"), catalogue_before);
 }
 
+// A finished load leaves nothing in the edge rollup's delta: it is folded into the rollup, whose
+// counts are those of the loaded rows.
+TEST_F(LoadIntegrationTest, LoadingEdgeFoldsTheRollupDelta) {
+  std::string lines;
+  for (int i = 0; i < 50; ++i) {
+    lines +=
+        R"({"event_message":"GET","timestamp":"2026-03-08T10:0)" + std::to_string(i % 10) +
+        R"(:00Z","metadata":{"request":{"url":"https://a.supabase.co/rest/v1/t","path":"/rest/v1/t"}}})" +
+        "\n";
+  }
+  const auto result = RunLqe({"load", "--dsn", db_.dsn(), "--source", "edge", "--batch-size", "7",
+                              "--jobs", "2", WriteTempFile(lines)});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge_api_minute_delta"), "0");
+  EXPECT_EQ(Scalar("SELECT sum(requests) FROM logs.edge_api_minute"), "50");
+  EXPECT_EQ(Scalar("SELECT sum(rest_requests) FROM logs.edge_api_minute"), "50");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM logs.edge_api_minute"), "10");
+}
+
+// The sources Studio's log pages read besides the nine load like them.
+TEST_F(LoadIntegrationTest, LoadsTheStudioSources) {
+  for (const char* source : {"supavisor", "pg_upgrade", "etl_replication", "auth_audit"}) {
+    const auto result = Load(
+        source,
+        R"({"event_message":"m","project":"p","timestamp":"2026-03-08T10:00:00Z","metadata":{"level":"info"}})"
+        "\n");
+    ASSERT_EQ(result.exit_code, 0) << source << ": " << result.err;
+    EXPECT_EQ(Scalar(std::string("SELECT metadata->>'level' FROM logs.") + source), "info");
+  }
+}
+
 TEST_F(LoadIntegrationTest, BadLinesAreReportedAndGoodLinesLoaded) {
   const std::string input =
       "{\"event_message\":\"good 1\",\"id\":\"g1\",\"metadata\":{\"host\":\"h\"}}\n"

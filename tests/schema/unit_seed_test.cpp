@@ -17,20 +17,23 @@ std::string ReadSeed() {
   return buffer.str();
 }
 
-TEST(CatalogueSeedTest, ParsesAndBuildsAllNineSources) {
+TEST(CatalogueSeedTest, ParsesAndBuildsAllThirteenSources) {
   std::string error;
   const auto entries = Catalog::ParseTsv(ReadSeed(), &error);
   ASSERT_EQ(error, "");
   ASSERT_GT(entries.size(), 250u);
   const Catalog catalog = Catalog::FromEntries(entries, &error);
   ASSERT_EQ(error, "");
-  // The nine log sources, and the rollups of edge (005_edge_rollup.sql) the chart reads.
-  EXPECT_EQ(catalog.SourceNames(),
-            (std::vector<std::string>{"auth", "edge", "edge_api_minute", "edge_api_minute_delta",
-                                      "edge_url_rest_trigrams", "function_edge", "function_events",
-                                      "pooler", "postgres", "realtime", "restapi", "storage"}));
-  for (const char* name : {"auth", "edge", "function_edge", "function_events", "pooler", "postgres",
-                           "realtime", "restapi", "storage"}) {
+  // The thirteen log sources, and the rollups of edge (005_edge_rollup.sql) the chart reads.
+  EXPECT_EQ(
+      catalog.SourceNames(),
+      (std::vector<std::string>{
+          "auth", "auth_audit", "edge", "edge_api_minute", "edge_api_minute_delta",
+          "edge_url_rest_trigrams", "etl_replication", "function_edge", "function_events",
+          "pg_upgrade", "pooler", "postgres", "realtime", "restapi", "storage", "supavisor"}));
+  for (const char* name :
+       {"auth", "edge", "function_edge", "function_events", "pooler", "postgres", "realtime",
+        "restapi", "storage", "supavisor", "pg_upgrade", "etl_replication", "auth_audit"}) {
     const SourceSchema* source = catalog.FindSource(name);
     ASSERT_NE(source, nullptr);
     EXPECT_EQ(TypeName(*source->row->FindField("id")->type), "STRING") << name;

@@ -10,11 +10,20 @@ namespace lqe::gateway {
 
 std::vector<IngestSource> DefaultIngestSources() {
   return {
-      {"cloudflare.logs.prod", "", "edge"},     {"postgres.logs", "", "postgres"},
-      {"deno-relay-logs", "", "function_edge"}, {"deno-subhosting-events", "", "function_events"},
-      {"gotrue.logs.prod", "", "auth"},         {"realtime.logs.prod", "", "realtime"},
-      {"storage.logs.prod.2", "", "storage"},   {"postgREST.logs.prod", "", "restapi"},
+      {"cloudflare.logs.prod", "", "edge"},
+      {"postgres.logs", "", "postgres"},
+      {"deno-relay-logs", "", "function_edge"},
+      {"deno-subhosting-events", "", "function_events"},
+      {"gotrue.logs.prod", "", "auth"},
+      {"realtime.logs.prod", "", "realtime"},
+      {"storage.logs.prod.2", "", "storage"},
+      {"postgREST.logs.prod", "", "restapi"},
       {"pgbouncer.logs.prod", "", "pooler"},
+      // Sources Studio's log pages read that Logflare's seeds lack (docs/endpoints-studio.md).
+      {"supavisor.logs.prod", "", "supavisor"},
+      {"pg_upgrade.logs.prod", "", "pg_upgrade"},
+      {"etl_replication.logs.prod", "", "etl_replication"},
+      {"gotrue.audit_logs.prod", "", "auth_audit"},
   };
 }
 

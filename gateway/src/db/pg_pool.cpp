@@ -48,10 +48,14 @@ PgPool::Lease PgPool::Acquire(std::chrono::milliseconds wait, int timeout_ms) {
       pooled.conn = std::make_unique<pqxx::connection>(dsn_);
       // Session defaults instead of per-query BEGIN READ ONLY / SET LOCAL / COMMIT: every
       // statement then runs as its own read-only transaction with the timeout, in one round trip.
+      // The planner settings the gateway role gets from lqe migrate (no JIT: compiling costs
+      // more than the short queries save; 64 MB per sort or hash) are set here too, so a
+      // gateway logging in with another role plans the same way.
       pqxx::nontransaction setup(*pooled.conn);
       setup.exec(
           "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'; "
-          "SET default_transaction_read_only = on; SET statement_timeout = " +
+          "SET default_transaction_read_only = on; SET jit = off; SET work_mem = '64MB'; "
+          "SET statement_timeout = " +
           std::to_string(timeout_ms));
       pooled.timeout_ms = timeout_ms;
     }

@@ -35,8 +35,7 @@ struct IngestService::Writer {
 IngestService::IngestService(const IngestConfig& config, std::string dsn)
     : config_(config),
       dsn_(std::move(dsn)),
-      compactor_(dsn_, config_.compact_interval_ms, config_.compact_after_events,
-                 !config_.dsn.empty()) {
+      compactor_(dsn_, config_.compact_interval_ms, config_.compact_after_events, true) {
   for (int i = 0; i < std::max(1, config_.pool_size); ++i) {
     writers_.push_back(std::make_unique<Writer>());
   }

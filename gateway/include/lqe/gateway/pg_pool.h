@@ -49,7 +49,7 @@ class PgPool {
   };
 
   // Waits up to `wait` for a slot; connects if needed, setting the session up (UTC, ISO dates,
-  // read only, statement_timeout = timeout_ms) in one round trip. Throws
+  // read only, jit off, work_mem 64 MB, statement_timeout = timeout_ms) in one round trip. Throws
   // pqxx::broken_connection when Postgres is unreachable and std::runtime_error when the pool
   // stays exhausted.
   Lease Acquire(std::chrono::milliseconds wait, int timeout_ms);
