@@ -68,7 +68,8 @@ Outcome Store::Transact(const std::function<Outcome(pqxx::work&)>& work) {
                      "docs/management-api.md)");
       }
       if (StartsWith(state, "22")) {
-        return Error(400, "a value in the body cannot be stored: " + std::string(e.what()));
+        // PostgreSQL's message would echo the value back; this says what to fix.
+        return Error(400, "a value in the body cannot be stored (a \\u0000 in a string?)");
       }
       spdlog::error("management API: {} ({})", e.what(), state);
       return Error(500, "internal error");
