@@ -143,7 +143,7 @@ TEST_F(ManagementApiTest, StudioLogDrainsCallSequence) {
   // The page opens: the drains, an array.
   auto r = Call(g, "GET", "/api/backends?metadata%5Btype%5D=log-drain");
   ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(json::parse(r.body), json::array());
+  EXPECT_EQ(r.body, "[]");
 
   // Create: the backend with Studio's metadata ...
   r = Call(g, "POST", "/api/backends",
