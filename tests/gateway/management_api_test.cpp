@@ -164,7 +164,8 @@ TEST_F(ManagementApiTest, StudioLogDrainsCallSequence) {
   r = Call(g, "GET", "/api/sources");
   ASSERT_EQ(r.status, 200) << r.body;
   std::vector<std::int64_t> source_ids;
-  for (const auto& s : json::parse(r.body).as_array()) {
+  const json::value sources = json::parse(r.body);
+  for (const auto& s : sources.as_array()) {
     std::string name(s.at("name").as_string());
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (std::find(std::begin(kSupabaseSources), std::end(kSupabaseSources), name) !=
