@@ -199,7 +199,7 @@ std::optional<Invalid> CheckRuleBody(const json::object& body) {
     if (v == nullptr) return Bad(std::string(key), "is required");
     if (!IdOf(v)) return Bad(std::string(key), "must be a positive integer id");
   }
-  if (auto bad = CheckString(body, "lql_string", true, false, 64 * 1024)) return bad;
+  if (auto bad = CheckString(body, "lql_string", true, false, std::size_t{64} * 1024)) return bad;
   std::string_view lql = body.at("lql_string").as_string();
   if (auto diag = lql::CheckSyntax(lql)) {
     return Bad("lql_string", RenderOneLine(*diag, lql));
