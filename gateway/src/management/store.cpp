@@ -58,7 +58,7 @@ Outcome Store::Transact(const std::function<Outcome(pqxx::work&)>& work) {
       spdlog::warn("management API: database unreachable: {}", e.what());
       return Error(503, "the database is unreachable");
     } catch (const pqxx::sql_error& e) {
-      const std::string state = e.sqlstate();
+      const std::string& state = e.sqlstate();
       if (state == "42P01" || state == "3F000") {
         return Error(503, "the management schema lqe_admin is missing: run lqe migrate");
       }
