@@ -153,7 +153,7 @@ void ParseHttp(Problems& problems, const std::string& file, const YAML::Node& no
 
 ApiKey ParseApiKey(Problems& problems, const std::string& file, const YAML::Node& node) {
   CheckKeys(problems, file, node, "api key",
-            {"name", "sha256", "sha256_file", "endpoints", "ingest"});
+            {"name", "sha256", "sha256_file", "endpoints", "ingest", "scopes"});
   ApiKey key;
   if (!node["name"]) Fail(file, node, "api key has no name");
   key.name = GetString(file, node["name"], "name");
@@ -175,9 +175,35 @@ ApiKey ParseApiKey(Problems& problems, const std::string& file, const YAML::Node
   if (!ParseSha256Hex(hex, &key.sha256)) {
     Fail(file, node, "api key " + key.name + ": sha256 must be 64 hex digits");
   }
+  // `scopes:` names what the key may do; without it a key queries its `endpoints` (required)
+  // and ingests into its `ingest` sources, as before scopes existed.
+  std::set<std::string> scopes;
+  const bool scoped = static_cast<bool>(node["scopes"]);
+  if (scoped) {
+    if (!node["scopes"].IsSequence()) {
+      Fail(file, node["scopes"], "api key " + key.name + ": scopes must be a list");
+    }
+    for (const auto& s : node["scopes"]) {
+      std::string scope = GetString(file, s, "scopes");
+      if (scope != "query" && scope != "ingest" && scope != "private") {
+        Fail(file, s,
+             "api key " + key.name + ": unknown scope " + scope + " (query, ingest or private)");
+      }
+      scopes.insert(scope);
+    }
+    key.private_api = scopes.contains("private");
+  }
   const YAML::Node& endpoints = node["endpoints"];
-  if (!endpoints || !endpoints.IsSequence()) {
+  if (scoped && !scopes.contains("query") && endpoints) {
+    Fail(file, endpoints, "api key " + key.name + ": endpoints given without the query scope");
+  }
+  if (scoped && scopes.contains("query") && !endpoints) key.all_endpoints = true;
+  if (!scoped && (!endpoints || !endpoints.IsSequence())) {
     Fail(file, node, "api key " + key.name + " needs an endpoints list (names, ids or \"*\")");
+  }
+  if (endpoints && !endpoints.IsSequence()) {
+    Fail(file, endpoints,
+         "api key " + key.name + ": endpoints must be a list (names, ids or \"*\")");
   }
   for (const auto& e : endpoints) {
     std::string name = GetString(file, e, "endpoints");
@@ -187,7 +213,12 @@ ApiKey ParseApiKey(Problems& problems, const std::string& file, const YAML::Node
       key.endpoints.push_back(name);
     }
   }
-  if (const YAML::Node& ingest = node["ingest"]) {
+  const YAML::Node& ingest = node["ingest"];
+  if (scoped && !scopes.contains("ingest") && ingest) {
+    Fail(file, ingest, "api key " + key.name + ": ingest given without the ingest scope");
+  }
+  if (scoped && scopes.contains("ingest") && !ingest) key.all_sources = true;
+  if (ingest) {
     if (!ingest.IsSequence()) {
       Fail(file, ingest,
            "api key " + key.name + ": ingest must be a list of source names or \"*\"");

@@ -45,7 +45,8 @@ std::vector<std::string> DescribeConfigChanges(const Config& was, const Config& 
       was.api_keys, now.api_keys, "api key", [](const ApiKey& k) { return k.name; },
       [](const ApiKey& a, const ApiKey& b) {
         return a.sha256 == b.sha256 && a.all_endpoints == b.all_endpoints &&
-               a.endpoints == b.endpoints && a.all_sources == b.all_sources && a.ingest == b.ingest;
+               a.endpoints == b.endpoints && a.all_sources == b.all_sources &&
+               a.ingest == b.ingest && a.private_api == b.private_api;
       },
       &out);
   std::sort(out.begin(), out.end());

@@ -22,9 +22,9 @@ void Add(std::vector<ConfigError>* errors, const std::string& message) {
   errors->push_back(ConfigError{kEnvironmentSource, 0, message});
 }
 
-// Logflare's public token ingests and queries; its private token may do everything a key can.
-// (lqe has no management API, so today both reach every endpoint and source.)
-void AddTokenKey(const std::string& name, const std::string& token, Config& c) {
+// Logflare's public token ingests and queries; its private token may do everything a key can,
+// the management API included.
+void AddTokenKey(const std::string& name, const std::string& token, bool private_api, Config& c) {
   // A file's key of the same name is replaced: the environment wins.
   std::erase_if(c.api_keys, [&](const ApiKey& k) { return k.name == name; });
   ApiKey key;
@@ -32,6 +32,7 @@ void AddTokenKey(const std::string& name, const std::string& token, Config& c) {
   key.sha256 = Sha256(token);
   key.all_endpoints = true;
   key.all_sources = true;
+  key.private_api = private_api;
   c.api_keys.push_back(std::move(key));
 }
 
@@ -129,9 +130,9 @@ void ApplyEnvironment(const EnvLookup& env, bool without_file, Config& c,
   // LOGFLARE_API_KEY is the stack's older name of the public token.
   std::string public_token = Get(env, "LOGFLARE_PUBLIC_ACCESS_TOKEN");
   if (public_token.empty()) public_token = Get(env, "LOGFLARE_API_KEY");
-  if (!public_token.empty()) AddTokenKey(kPublicTokenKeyName, public_token, c);
+  if (!public_token.empty()) AddTokenKey(kPublicTokenKeyName, public_token, false, c);
   if (std::string token = Get(env, "LOGFLARE_PRIVATE_ACCESS_TOKEN"); !token.empty()) {
-    AddTokenKey(kPrivateTokenKeyName, token, c);
+    AddTokenKey(kPrivateTokenKeyName, token, true, c);
   }
 
   const std::string data_dir = without_file ? InstalledDataDir() : "";

@@ -6,6 +6,7 @@
 #include "handlers/routes.h"
 #include "ingest/ingest_handler.h"
 #include "lqe/gateway/errors.h"
+#include "management/routes.h"
 #include "params/text_check.h"
 
 namespace lqe::gateway {
@@ -54,7 +55,9 @@ std::variant<Parsed, Response> ParseAndRoute(const Request& request) {
   if (parsed.route.kind == Route::Kind::kUnknown) {
     return ToResponse(MakeError(404, "no route for " + path, "not_found"));
   }
-  if (parsed.route.kind == Route::Kind::kIngest) return parsed;  // its own auth and methods
+  if (parsed.route.kind == Route::Kind::kIngest || parsed.route.kind == Route::Kind::kManagement) {
+    return parsed;  // its own auth and methods
+  }
   if (request.method == "OPTIONS") return Preflight();
   bool is_query = parsed.route.kind == Route::Kind::kQuery;
   bool allowed =
@@ -92,6 +95,7 @@ Route MatchRoute(std::string_view path) {
   if (path == "/ready") route.kind = Route::Kind::kReady;
   if (path == "/metrics") route.kind = Route::Kind::kMetrics;
   if (ingest::IsIngestPath(path)) route.kind = Route::Kind::kIngest;
+  if (management::IsManagementPath(path)) route.kind = Route::Kind::kManagement;
   return route;
 }
 
@@ -131,6 +135,8 @@ FastOutcome HandleFast(const Request& request, Context& context) {
       return PendingRequest{PendingRequest::Kind::kMetrics, {}, {}};
     case Route::Kind::kIngest:
       return ingest::HandleFast(request, p.raw, *context.state);
+    case Route::Kind::kManagement:
+      return PendingRequest{PendingRequest::Kind::kManagement, {}, {}};
     default:
       break;
   }
@@ -164,6 +170,8 @@ Response HandlePending(const Request& request, const PendingRequest& pending, Co
       if (auto* response = std::get_if<Response>(&job)) return std::move(*response);
       return ingest::SubmitAndWait(std::get<IngestJob>(std::move(job)), context);
     }
+    case PendingRequest::Kind::kManagement:
+      return management::Handle(request, *context.state);
     case PendingRequest::Kind::kQuery:
       break;
   }

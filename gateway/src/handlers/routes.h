@@ -11,7 +11,15 @@
 namespace lqe::gateway {
 
 struct Route {
-  enum class Kind : std::uint8_t { kQuery, kHealth, kReady, kMetrics, kIngest, kUnknown };
+  enum class Kind : std::uint8_t {
+    kQuery,
+    kHealth,
+    kReady,
+    kMetrics,
+    kIngest,
+    kManagement,
+    kUnknown
+  };
   Kind kind = Kind::kUnknown;
   std::string endpoint;  // id or name, for kQuery
   bool by_name_only = false;

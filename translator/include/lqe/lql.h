@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -38,5 +39,9 @@ struct LowerContext {
 // DiagSource::kConsumerLql and byte offsets into `text`.
 std::variant<std::unique_ptr<ast::Query>, Diagnostic> Lower(std::string_view text,
                                                             const LowerContext& context);
+
+// Parses `text` without a schema (a drain rule's filter, checked when it is stored): the
+// positioned syntax error, or nullopt when it parses.
+std::optional<Diagnostic> CheckSyntax(std::string_view text);
 
 }  // namespace lqe::lql

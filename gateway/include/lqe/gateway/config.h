@@ -57,6 +57,8 @@ struct ApiKey {
   // Sources this key may send logs to (HTTP ingest), by source name; separate from endpoints.
   bool all_sources = false;
   std::vector<std::string> ingest;
+  // The `private` scope: the management API (/api/backends, /api/sources, /api/rules).
+  bool private_api = false;
 };
 
 // A log source HTTP ingest accepts: the name shippers send (`source_name`), an optional UUID

@@ -92,7 +92,7 @@ struct IngestTarget {
 };
 
 struct PendingRequest {
-  enum class Kind : std::uint8_t { kQuery, kReady, kMetrics, kIngest };
+  enum class Kind : std::uint8_t { kQuery, kReady, kMetrics, kIngest, kManagement };
   Kind kind = Kind::kQuery;
   Prepared query;       // for kQuery
   IngestTarget ingest;  // for kIngest

@@ -1,0 +1,117 @@
+#include "management/routes.h"
+
+#include <array>
+
+#include "lqe/gateway/auth.h"
+#include "management/resources.h"
+#include "management/validate.h"
+
+namespace lqe::gateway::management {
+namespace {
+
+namespace json = boost::json;
+
+constexpr std::array<std::string_view, 3> kCollections = {"backends", "sources", "rules"};
+
+struct Target {
+  std::string_view collection;
+  std::string item;
+};
+
+// "/api/<collection>[/<item>]" (a trailing slash allowed); nullopt for anything else.
+std::optional<Target> Split(std::string_view path) {
+  constexpr std::string_view kPrefix = "/api/";
+  if (path.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  std::string_view rest = path.substr(kPrefix.size());
+  if (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+  std::string_view collection = rest.substr(0, rest.find('/'));
+  auto known = std::find(kCollections.begin(), kCollections.end(), collection);
+  if (known == kCollections.end()) return std::nullopt;
+  Target target{*known, ""};
+  if (rest.size() > collection.size()) {
+    std::string_view item = rest.substr(collection.size() + 1);
+    if (item.empty() || item.find('/') != std::string_view::npos) return std::nullopt;
+    target.item = std::string(item);
+  }
+  return target;
+}
+
+std::string_view AllowedMethods(const Target& target) {
+  if (target.item.empty()) return "GET, POST, OPTIONS";
+  if (target.collection == "rules") return "GET, DELETE, OPTIONS";
+  return "GET, PUT, PATCH, DELETE, OPTIONS";
+}
+
+Response ToResponse(const Outcome& outcome) {
+  Response response;
+  response.status = outcome.status;
+  response.body = outcome.body;
+  if (outcome.status == 204) response.content_type.clear();
+  return response;
+}
+
+Response Refuse(int status, const std::string& message) {
+  return ToResponse(Error(status, message));
+}
+
+Actor ActorOf(const ApiKey& key) {
+  return Actor{key.name, HexEncode(key.sha256.data(), 8)};
+}
+
+}  // namespace
+
+bool IsManagementPath(std::string_view path) {
+  return Split(path).has_value();
+}
+
+Response Handle(const Request& request, const GatewayState& state) {
+  std::string path;
+  RawParams params;
+  if (!ParseQueryString(request.target, &path, &params)) {
+    return Refuse(400, "malformed request target");
+  }
+  auto target = Split(path);
+  if (!target) return Refuse(404, "Not Found");
+  const std::string_view allowed = AllowedMethods(*target);
+  if (request.method == "OPTIONS") {
+    Response response;
+    response.status = 204;
+    response.content_type.clear();
+    response.AddHeader("Access-Control-Allow-Methods", std::string(allowed));
+    response.AddHeader("Access-Control-Allow-Headers",
+                       "Authorization, Content-Type, Accept, X-API-KEY");
+    response.AddHeader("Access-Control-Max-Age", "1728000");
+    return response;
+  }
+  auto api_key = params.find("api_key");
+  const ApiKey* key =
+      FindApiKey(state.config.api_keys,
+                 ExtractToken(request, api_key == params.end() ? nullptr : &api_key->second));
+  if (key == nullptr) return Refuse(401, "Unauthorized");
+  if (!key->private_api) {
+    return Refuse(403, "Forbidden: the management API needs a key with the private scope");
+  }
+  const std::string method_item = request.method + ",";
+  const std::string allowed_list = std::string(allowed) + ",";
+  if (request.method.empty() || (allowed_list.find(" " + method_item) == std::string::npos &&
+                                 allowed_list.substr(0, method_item.size()) != method_item)) {
+    Response response = Refuse(405, "method " + request.method + " is not allowed here");
+    response.AddHeader("Allow", std::string(allowed));
+    return response;
+  }
+  Call call{request.method, target->item, &params, nullptr, ActorOf(*key)};
+  json::value body;
+  if (request.method == "POST" || request.method == "PUT" || request.method == "PATCH") {
+    if (auto bad = ParseBody(request.body, &body)) return Refuse(bad->status, bad->message);
+    const bool batch = target->collection == "rules" && body.is_array();
+    if (!body.is_object() && !batch) return Refuse(400, "the body must be a JSON object");
+    call.body = &body;
+  }
+  if (state.config.dsn.empty()) return Refuse(503, "no database is configured");
+  auto store = StoreFor(state.config.dsn, state.config.connect_timeout_ms);
+  if (target->collection == "backends") return ToResponse(Backends(call, *store));
+  if (target->collection == "sources") return ToResponse(Sources(call, *store));
+  return ToResponse(Rules(call, *store));
+}
+
+}  // namespace lqe::gateway::management
