@@ -7,6 +7,7 @@
 #include "ingest/ingest_handler.h"
 #include "lqe/gateway/errors.h"
 #include "params/text_check.h"
+#include "tail/tail_request.h"
 
 namespace lqe::gateway {
 namespace {
@@ -92,6 +93,7 @@ Route MatchRoute(std::string_view path) {
   if (path == "/ready") route.kind = Route::Kind::kReady;
   if (path == "/metrics") route.kind = Route::Kind::kMetrics;
   if (ingest::IsIngestPath(path)) route.kind = Route::Kind::kIngest;
+  if (path == "/api/logs/tail") route.kind = Route::Kind::kTail;
   return route;
 }
 
@@ -126,11 +128,13 @@ FastOutcome HandleFast(const Request& request, Context& context) {
     case Route::Kind::kHealth:
       return JsonStatus(200, "ok");
     case Route::Kind::kReady:
-      return PendingRequest{PendingRequest::Kind::kReady, {}, {}};
+      return PendingRequest{PendingRequest::Kind::kReady, {}, {}, {}};
     case Route::Kind::kMetrics:
-      return PendingRequest{PendingRequest::Kind::kMetrics, {}, {}};
+      return PendingRequest{PendingRequest::Kind::kMetrics, {}, {}, {}};
     case Route::Kind::kIngest:
       return ingest::HandleFast(request, p.raw, *context.state);
+    case Route::Kind::kTail:
+      return tail::HandleFast(request, p.raw, context);
     default:
       break;
   }
@@ -145,7 +149,7 @@ FastOutcome HandleFast(const Request& request, Context& context) {
       return RespondFromLookup(request, q, *hit);
     }
   }
-  return PendingRequest{PendingRequest::Kind::kQuery, std::move(q), {}};
+  return PendingRequest{PendingRequest::Kind::kQuery, std::move(q), {}, {}};
 }
 
 Response HandlePending(const Request& request, const PendingRequest& pending, Context& context) {
@@ -164,6 +168,9 @@ Response HandlePending(const Request& request, const PendingRequest& pending, Co
       if (auto* response = std::get_if<Response>(&job)) return std::move(*response);
       return ingest::SubmitAndWait(std::get<IngestJob>(std::move(job)), context);
     }
+    case PendingRequest::Kind::kTail:
+      // Streamed by the HTTP session; a caller without one cannot follow a tail.
+      return ToResponse(MakeError(501, "the live tail needs a streaming connection", "internal"));
     case PendingRequest::Kind::kQuery:
       break;
   }

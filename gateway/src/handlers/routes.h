@@ -11,7 +11,17 @@
 namespace lqe::gateway {
 
 struct Route {
-  enum class Kind : std::uint8_t { kQuery, kHealth, kReady, kMetrics, kIngest, kUnknown };
+  enum class Kind : std::uint8_t {
+    kQuery,
+    kHealth,
+    kReady,
+    kMetrics,
+    kIngest,
+    kTail,
+    kHits,
+    kFacets,
+    kUnknown
+  };
   Kind kind = Kind::kUnknown;
   std::string endpoint;  // id or name, for kQuery
   bool by_name_only = false;
