@@ -25,7 +25,7 @@ void ParseTail(Problems& problems, const std::string& file, const YAML::Node& no
   size("buffer_bytes", &t.buffer_bytes, 1024, 1LL << 32);
   integer("heartbeat_ms", &t.heartbeat_ms, 10, 3600000);
   size("replay_max_events", &t.replay_max_events, 0, 100000);
-  integer("replay_max_seconds", &t.replay_max_seconds, 1, 366 * 86400);
+  integer("replay_max_seconds", &t.replay_max_seconds, 1, 366LL * 86400);
 }
 
 }  // namespace lqe::gateway::config

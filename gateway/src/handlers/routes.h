@@ -11,17 +11,7 @@
 namespace lqe::gateway {
 
 struct Route {
-  enum class Kind : std::uint8_t {
-    kQuery,
-    kHealth,
-    kReady,
-    kMetrics,
-    kIngest,
-    kTail,
-    kHits,
-    kFacets,
-    kUnknown
-  };
+  enum class Kind : std::uint8_t { kQuery, kHealth, kReady, kMetrics, kIngest, kTail, kUnknown };
   Kind kind = Kind::kUnknown;
   std::string endpoint;  // id or name, for kQuery
   bool by_name_only = false;

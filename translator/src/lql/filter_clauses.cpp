@@ -63,8 +63,9 @@ std::variant<std::vector<FilterClause>, Diagnostic> ParseFilterClauses(
     return Refuse("s: selects columns; here only filters apply", rules.selects.front().span);
   }
   if (rules.chart) return Refuse("c: makes a chart; here only filters apply", rules.chart->span);
-  if (rules.from)
+  if (rules.from) {
     return Refuse("f: names a table; here the source is a parameter", rules.from->span);
+  }
   const Micros now_micros =
       std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
   std::vector<FilterClause> clauses;
