@@ -251,7 +251,8 @@ TEST_F(TailTest, CapsOnOpenTailsAnswer429) {
 }
 
 TEST_F(TailTest, ASlowReaderGetsDroppedCountsAndTheBufferStaysBounded) {
-  Start("tail:\n  buffer_events: 50\n  buffer_bytes: 1048576\n");
+  // The client reads nothing until every batch is posted: a write may wait that long.
+  Start("tail:\n  buffer_events: 50\n  buffer_bytes: 1048576\nhttp:\n  write_timeout_ms: 300000\n");
   auto slow = Tail("source=cloudflare.logs.prod", kKey, "", 4096);
   ASSERT_EQ(slow->Status(), 200);
   const std::string padding(1000, 'x');
