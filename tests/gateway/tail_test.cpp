@@ -56,7 +56,8 @@ class TailTest : public ::testing::Test {
         Sha256Hex(kOtherKey) +
         ", endpoints: ['*'], ingest: ['*']}\n"
         "  - {name: shipper, sha256: " +
-        Sha256Hex(kIngestOnlyKey) + ", endpoints: [], ingest: ['*']}\n";
+        Sha256Hex(kIngestOnlyKey) + ", endpoints: [], ingest: ['*']}\n" +
+        "endpoints_dir: " + lqe::testing::SourcePath("sql") + "\n";
     config_path_ = dir_.Write("gw.yaml", config);
     std::string error;
     auto state = BuildState(config_path_, metrics_.get(), &error);
