@@ -17,6 +17,7 @@ std::shared_ptr<EndpointDef> ParseEndpoint(Problems& problems, const std::string
                                            const YAML::Node& node);
 void ParseIngest(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void ParseSources(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
+void ParseTail(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void CheckIngestKeys(Problems& problems, const std::string& file, int line, const Config& c);
 void ParseRollups(Problems& problems, const std::string& file, const YAML::Node& node, Config& c);
 void ParseListenAddress(const std::string& file, const YAML::Node& node, std::string_view what,
@@ -272,9 +273,10 @@ void CheckUnique(Problems& problems, const Config& c) {
 void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& root,
                const EnvSupplies& env, Config& c) {
   CheckKeys(problems, file, root, "the config",
-            {"listen", "io_threads", "worker_threads", "database", "catalogue_file",
-             "cache_max_bytes", "http", "log_level", "access_log", "api_keys", "endpoints_dir",
-             "endpoints", "shards", "ingest", "sources", "rollups", "admin", "log", "retention"});
+            {"listen",   "io_threads",      "worker_threads", "database",  "catalogue_file",
+             "tail",     "cache_max_bytes", "http",           "log_level", "access_log",
+             "api_keys", "endpoints_dir",   "endpoints",      "shards",    "ingest",
+             "sources",  "rollups",         "admin",          "log",       "retention"});
   auto read = [&](auto&& part) { problems.Collect(file, part); };
   if (root["listen"]) read([&] { ParseListen(problems, file, root["listen"], c); });
   if (root["admin"]) read([&] { config::ParseAdmin(problems, file, root["admin"], c); });
@@ -338,6 +340,7 @@ void ParseRoot(Problems& problems, const std::string& file, const YAML::Node& ro
   }
   if (root["ingest"]) read([&] { config::ParseIngest(problems, file, root["ingest"], c); });
   if (root["sources"]) read([&] { config::ParseSources(problems, file, root["sources"], c); });
+  if (root["tail"]) read([&] { config::ParseTail(problems, file, root["tail"], c); });
   if (root["rollups"]) read([&] { config::ParseRollups(problems, file, root["rollups"], c); });
   if (root["endpoints_dir"]) {
     read([&] { LoadEndpointsDir(problems, file, root["endpoints_dir"], c); });

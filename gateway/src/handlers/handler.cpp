@@ -8,6 +8,7 @@
 #include "lqe/gateway/errors.h"
 #include "management/routes.h"
 #include "params/text_check.h"
+#include "tail/tail_request.h"
 
 namespace lqe::gateway {
 namespace {
@@ -96,6 +97,7 @@ Route MatchRoute(std::string_view path) {
   if (path == "/metrics") route.kind = Route::Kind::kMetrics;
   if (ingest::IsIngestPath(path)) route.kind = Route::Kind::kIngest;
   if (management::IsManagementPath(path)) route.kind = Route::Kind::kManagement;
+  if (path == "/api/logs/tail") route.kind = Route::Kind::kTail;
   return route;
 }
 
@@ -130,13 +132,15 @@ FastOutcome HandleFast(const Request& request, Context& context) {
     case Route::Kind::kHealth:
       return JsonStatus(200, "ok");
     case Route::Kind::kReady:
-      return PendingRequest{PendingRequest::Kind::kReady, {}, {}};
+      return PendingRequest{PendingRequest::Kind::kReady, {}, {}, {}};
     case Route::Kind::kMetrics:
-      return PendingRequest{PendingRequest::Kind::kMetrics, {}, {}};
+      return PendingRequest{PendingRequest::Kind::kMetrics, {}, {}, {}};
     case Route::Kind::kIngest:
       return ingest::HandleFast(request, p.raw, *context.state);
     case Route::Kind::kManagement:
       return PendingRequest{PendingRequest::Kind::kManagement, {}, {}};
+    case Route::Kind::kTail:
+      return tail::HandleFast(request, p.raw, context);
     default:
       break;
   }
@@ -151,7 +155,7 @@ FastOutcome HandleFast(const Request& request, Context& context) {
       return RespondFromLookup(request, q, *hit);
     }
   }
-  return PendingRequest{PendingRequest::Kind::kQuery, std::move(q), {}};
+  return PendingRequest{PendingRequest::Kind::kQuery, std::move(q), {}, {}};
 }
 
 Response HandlePending(const Request& request, const PendingRequest& pending, Context& context) {
@@ -172,6 +176,9 @@ Response HandlePending(const Request& request, const PendingRequest& pending, Co
     }
     case PendingRequest::Kind::kManagement:
       return management::Handle(request, *context.state);
+    case PendingRequest::Kind::kTail:
+      // Streamed by the HTTP session; a caller without one cannot follow a tail.
+      return ToResponse(MakeError(501, "the live tail needs a streaming connection", "internal"));
     case PendingRequest::Kind::kQuery:
       break;
   }

@@ -18,6 +18,7 @@ struct Route {
     kMetrics,
     kIngest,
     kManagement,
+    kTail,
     kUnknown
   };
   Kind kind = Kind::kUnknown;

@@ -79,7 +79,11 @@ Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
                      ? c.io_threads
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   s.cancels.Add(s.shared_cancel);
-  s.ingest = std::make_unique<IngestService>(c.ingest, c.ingest.dsn.empty() ? c.dsn : c.ingest.dsn);
+  s.ingest = std::make_unique<IngestService>(
+      c.ingest, c.ingest.dsn.empty() ? c.dsn : c.ingest.dsn,
+      [&tails = s.tails](const std::string& table, const std::vector<schema::FormedEvent>& events) {
+        tails.Publish(table, events);
+      });
   // Every connection is a file descriptor; leave room for the pools, the log and the listener.
   rlimit files{};
   int budget = 1 << 20;
@@ -303,9 +307,11 @@ Context Server::Impl::MakeContext() {
   };
   context.metrics_text = [this, hosts] {
     return metrics->Render(cache->Stats(), hosts->InUse(), hosts->Size()) +
-           RenderHostMetrics(hosts->Stats()) + ingest->RenderMetrics() + ops.Render();
+           RenderHostMetrics(hosts->Stats()) + ingest->RenderMetrics() + tails.RenderMetrics() +
+           ops.Render();
   };
   context.ingest = ingest.get();
+  context.tails = &tails;
   return context;
 }
 
@@ -341,6 +347,7 @@ void Server::Impl::BeginShutdown() {
   admin_acceptor.close(ignored);
   warm_timer.cancel();
   signals.cancel(ignored);
+  tails.Shutdown();  // each tail writes its end message and counts out of in_flight
   shutdown_deadline = std::chrono::steady_clock::now() +
                       std::chrono::milliseconds(CurrentState()->config.shutdown_grace_ms);
   WaitForInFlight();

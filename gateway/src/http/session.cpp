@@ -22,6 +22,7 @@
 #include "lqe/base/ascii.h"
 #include "lqe/gateway/errors.h"
 #include "lqe/gateway/log_format.h"
+#include "tail/tail_stream.h"
 
 namespace lqe::gateway {
 namespace {
@@ -258,6 +259,42 @@ asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection<Stream>
       asio::use_awaitable);
 }
 
+// A live tail: the replay of `since` on a worker, then the stream until shutdown or the client
+// leaves. Logged when it ends.
+template <typename Stream>
+asio::awaitable<void> ServeTail(Server::Impl& server, Connection<Stream>& connection,
+                                Context& context, const Request& request,
+                                const PendingRequest& pending, unsigned version,
+                                std::chrono::steady_clock::time_point start) {
+  tail::TailRequest& tail = *pending.tail;
+  tail::Replay replay;
+  if (tail.since_seconds > 0) {
+    replay = co_await asio::co_spawn(
+        *server.workers,
+        [&]() -> asio::awaitable<tail::Replay> {
+          try {
+            co_return tail::ReadReplay(tail, context);
+          } catch (const std::exception& e) {
+            spdlog::error("tail replay failed: {}", e.what());
+            tail::Replay failed;
+            failed.error = "internal error";
+            co_return failed;
+          }
+        },
+        asio::use_awaitable);
+    if (!replay.error.empty())
+      spdlog::warn("tail replay of {} failed: {}", tail.table, replay.error);
+  }
+  std::string request_id = RequestIdFor(request.Header("x-request-id"));
+  co_await tail::StreamTail(connection.stream, connection.Socket(), *connection.deadline, tail,
+                            replay, version, context.state->config.write_timeout_ms, request_id);
+  Response logged;
+  logged.endpoint_name = "tail";
+  Record(server, *context.state, request.method, request.target, logged,
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+         request_id);
+}
+
 RequestLimits LimitsOf(const Config& config) {
   RequestLimits limits;
   limits.max_url_bytes = config.max_url_bytes;
@@ -297,6 +334,10 @@ asio::awaitable<void> Serve(Server::Impl& server, Connection<Stream>& connection
     Response response;
     if (auto* answered = std::get_if<Response>(&fast)) {
       response = std::move(*answered);
+    } else if (auto* tail = std::get_if<PendingRequest>(&fast);
+               tail->kind == PendingRequest::Kind::kTail) {
+      co_await ServeTail(server, connection, context, request, *tail, parser.Version(), start);
+      break;  // a tail's response ends with its connection
     } else {
       response = co_await AnswerPending(server, connection, context, request,
                                         std::get<PendingRequest>(std::move(fast)));

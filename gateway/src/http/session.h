@@ -15,6 +15,7 @@
 #include "lqe/gateway/query_cancel.h"
 #include "lqe/gateway/retention.h"
 #include "lqe/gateway/server.h"
+#include "tail/tail_hub.h"
 
 namespace lqe::gateway {
 
@@ -87,6 +88,9 @@ struct Server::Impl {
   void RefuseConnection(boost::asio::ip::tcp::socket& socket);
   // Logs an accept() failure at most once a second, with how many were not logged.
   void LogAcceptFailure(const boost::system::error_code& ec);
+
+  // Open live tails; the ingest writers publish into it, so it outlives them.
+  tail::Hub tails;
 
   // Last: destroyed first, so its writers finish (and post their answers) while the event loops
   // still exist.

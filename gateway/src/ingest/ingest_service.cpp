@@ -32,9 +32,11 @@ struct IngestService::Writer {
   std::thread thread;
 };
 
-IngestService::IngestService(const IngestConfig& config, std::string dsn)
+IngestService::IngestService(const IngestConfig& config, std::string dsn,
+                             StoredEventsObserver observer)
     : config_(config),
       dsn_(std::move(dsn)),
+      observer_(std::move(observer)),
       compactor_(dsn_, config_.compact_interval_ms, config_.compact_after_events, true) {
   for (int i = 0; i < std::max(1, config_.pool_size); ++i) {
     writers_.push_back(std::make_unique<Writer>());
@@ -218,6 +220,7 @@ void IngestService::WriteGroup(Writer& writer, std::vector<IngestJob>& group) {
         std::lock_guard lock(inferred_mutex_);
         inferred_[group[j].source] += outcome.timestamps_inferred;
       }
+      if (observer_ && !group[j].events.empty()) observer_(group[j].table, group[j].events);
     } else {
       counters_.failures.fetch_add(1);
     }

@@ -88,6 +88,19 @@ struct IngestConfig {
   std::size_t compact_after_events = 100000;
 };
 
+// `tail:`: the live tail (GET /api/logs/tail): caps on open tails (429 beyond), each tail's
+// buffer for a client that reads slower than events arrive (the overflow is counted as dropped),
+// the heartbeat interval and the replay of `since`.
+struct TailConfig {
+  int max_open = 64;                     // tails open at once on this gateway
+  int max_per_key = 4;                   // tails open at once per API key
+  std::size_t buffer_events = 1000;      // per tail, not yet written to its client
+  std::size_t buffer_bytes = 4u << 20;   // per tail
+  int heartbeat_ms = 15000;              // an SSE comment (NDJSON: a heartbeat line) when idle
+  std::size_t replay_max_events = 1000;  // newest events of `since` read from the table
+  int replay_max_seconds = 7 * 86400;    // the longest `since`
+};
+
 // A shard node of the sharded layout: a Postgres that holds older days' partitions, reached from
 // the coordinator through postgres_fdw. `dsn` is an owner login on that node (migrate and
 // retention create and drop tables with it; the coordinator's foreign server copies its host,
@@ -179,6 +192,7 @@ struct Config {
   std::vector<ApiKey> api_keys;
   std::vector<std::shared_ptr<EndpointDef>> endpoints;
   IngestConfig ingest;
+  TailConfig tail;
   std::vector<IngestSource> sources = DefaultIngestSources();
   // `rollups:`: aggregates `lqe migrate --config` keeps in logs.rollup_<name>.
   std::vector<schema::RollupDef> rollups;

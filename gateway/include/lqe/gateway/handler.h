@@ -27,6 +27,11 @@
 
 namespace lqe::gateway {
 
+namespace tail {
+class Hub;
+struct TailRequest;
+}  // namespace tail
+
 // One immutable configuration snapshot; reload builds a new one and swaps it in.
 struct GatewayState {
   Config config;
@@ -65,6 +70,7 @@ struct Context {
   std::shared_ptr<QueryCancel> shared_cancel;
   KeyLimiter* key_limiter = nullptr;  // null: no per-key cap
   IngestService* ingest = nullptr;    // null: ingest answers 503
+  tail::Hub* tails = nullptr;         // null: the live tail answers 503
   // The request came in on admin.listen: only /metrics, /health and /ready are served there.
   bool admin_listener = false;
   std::function<std::chrono::system_clock::time_point()> now = [] {
@@ -92,10 +98,11 @@ struct IngestTarget {
 };
 
 struct PendingRequest {
-  enum class Kind : std::uint8_t { kQuery, kReady, kMetrics, kIngest, kManagement };
+  enum class Kind : std::uint8_t { kQuery, kReady, kMetrics, kIngest, kManagement, kTail };
   Kind kind = Kind::kQuery;
-  Prepared query;       // for kQuery
-  IngestTarget ingest;  // for kIngest
+  Prepared query;                           // for kQuery
+  IngestTarget ingest;                      // for kIngest
+  std::shared_ptr<tail::TailRequest> tail;  // for kTail: an open tail the session streams
 };
 using FastOutcome = std::variant<Response, PendingRequest>;
 

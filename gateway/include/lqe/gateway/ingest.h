@@ -51,10 +51,15 @@ struct IngestJob {
   std::function<void(IngestOutcome)> done;  // called once, on a writer thread
 };
 
+// Told of every request's events once their transaction has committed (the live tail); runs on
+// a writer thread, so it must be quick.
+using StoredEventsObserver =
+    std::function<void(const std::string& table, const std::vector<schema::FormedEvent>& events)>;
+
 class IngestService {
  public:
   // `dsn`: the writer role's connection string. Starts config.pool_size writer threads.
-  IngestService(const IngestConfig& config, std::string dsn);
+  IngestService(const IngestConfig& config, std::string dsn, StoredEventsObserver observer = {});
   ~IngestService();  // writes what is queued, then joins the writers
   IngestService(const IngestService&) = delete;
   IngestService& operator=(const IngestService&) = delete;
@@ -95,6 +100,7 @@ class IngestService {
 
   IngestConfig config_;
   std::string dsn_;
+  StoredEventsObserver observer_;
   std::atomic<std::uint64_t> queued_events_{0};
   std::atomic<std::uint64_t> queued_bytes_{0};
   Counters counters_;
