@@ -56,6 +56,7 @@ quickstart: send logs as Vector does (any of the nine Supabase source names):
   curl -H "X-API-KEY: $key" -H 'Content-Type: application/json' \
     'http://127.0.0.1:4000/api/logs?source_name=cloudflare.logs.prod' \
     -d '[{"event_message":"hello from curl","project":"default"}]'
-quickstart: starting lqe serve on 127.0.0.1:4000 (Ctrl-C to stop; deploy/pg.sh stop stops PostgreSQL)
+quickstart: starting lqe serve on 127.0.0.1:4000 (Ctrl-C to stop; deploy/pg.sh stop stops PostgreSQL;
+  $LQE reload --pid-file var/lqe.pid reloads deploy/local.yaml)
 MSG
-exec "$LQE" serve --config deploy/local.yaml
+exec "$LQE" serve --config deploy/local.yaml --pid-file var/lqe.pid

@@ -138,7 +138,7 @@ FastOutcome HandleFast(const Request& request, Context& context) {
     case Route::Kind::kIngest:
       return ingest::HandleFast(request, p.raw, *context.state);
     case Route::Kind::kManagement:
-      return PendingRequest{PendingRequest::Kind::kManagement, {}, {}};
+      return PendingRequest{PendingRequest::Kind::kManagement, {}, {}, {}};
     case Route::Kind::kTail:
       return tail::HandleFast(request, p.raw, context);
     default:
