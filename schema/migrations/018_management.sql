@@ -7,7 +7,7 @@ REVOKE ALL ON SCHEMA lqe_admin FROM PUBLIC;
 COMMENT ON SCHEMA lqe_admin IS
   'State of lqe''s management API: sources, backends (log drains), rules and the audit log.';
 
-CREATE TABLE lqe_admin.sources (
+CREATE TABLE IF NOT EXISTS lqe_admin.sources (
   id bigserial PRIMARY KEY,
   token uuid NOT NULL UNIQUE DEFAULT gen_random_uuid(),
   name text NOT NULL UNIQUE CHECK (name <> '' AND octet_length(name) <= 256),
@@ -37,10 +37,13 @@ INSERT INTO lqe_admin.sources (id, name, read_only) VALUES
   (6, 'realtime.logs.prod', true),
   (7, 'storage.logs.prod.2', true),
   (8, 'postgREST.logs.prod', true),
-  (9, 'pgbouncer.logs.prod', true);
-SELECT setval('lqe_admin.sources_id_seq', 100);
+  (9, 'pgbouncer.logs.prod', true)
+ON CONFLICT DO NOTHING;
+-- Sources created through the API start at 101; applied again, it never moves the sequence back.
+SELECT setval('lqe_admin.sources_id_seq',
+              greatest(100, (SELECT last_value FROM lqe_admin.sources_id_seq)));
 
-CREATE TABLE lqe_admin.backends (
+CREATE TABLE IF NOT EXISTS lqe_admin.backends (
   id bigserial PRIMARY KEY,
   token uuid NOT NULL UNIQUE DEFAULT gen_random_uuid(),
   name text NOT NULL CHECK (name <> '' AND octet_length(name) <= 256),
@@ -64,7 +67,7 @@ COMMENT ON COLUMN lqe_admin.backends.metadata IS
 COMMENT ON COLUMN lqe_admin.backends.inserted_at IS 'When it was created.';
 COMMENT ON COLUMN lqe_admin.backends.updated_at IS 'When it last changed.';
 
-CREATE TABLE lqe_admin.rules (
+CREATE TABLE IF NOT EXISTS lqe_admin.rules (
   id bigserial PRIMARY KEY,
   token uuid NOT NULL UNIQUE DEFAULT gen_random_uuid(),
   lql_string text NOT NULL,
@@ -73,8 +76,8 @@ CREATE TABLE lqe_admin.rules (
   inserted_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX rules_backend_id ON lqe_admin.rules (backend_id);
-CREATE INDEX rules_source_id ON lqe_admin.rules (source_id);
+CREATE INDEX IF NOT EXISTS rules_backend_id ON lqe_admin.rules (backend_id);
+CREATE INDEX IF NOT EXISTS rules_source_id ON lqe_admin.rules (source_id);
 COMMENT ON TABLE lqe_admin.rules IS
   'Routing rules: events of source_id matching lql_string go to backend_id.';
 COMMENT ON COLUMN lqe_admin.rules.id IS 'Its integer id.';
@@ -85,7 +88,7 @@ COMMENT ON COLUMN lqe_admin.rules.source_id IS 'The source whose events it match
 COMMENT ON COLUMN lqe_admin.rules.inserted_at IS 'When it was created.';
 COMMENT ON COLUMN lqe_admin.rules.updated_at IS 'When it last changed.';
 
-CREATE TABLE lqe_admin.audit_log (
+CREATE TABLE IF NOT EXISTS lqe_admin.audit_log (
   id bigserial PRIMARY KEY,
   at timestamptz NOT NULL DEFAULT now(),
   key_name text NOT NULL,
@@ -96,7 +99,7 @@ CREATE TABLE lqe_admin.audit_log (
   object_token uuid,
   detail jsonb
 );
-CREATE INDEX audit_log_at ON lqe_admin.audit_log (at);
+CREATE INDEX IF NOT EXISTS audit_log_at ON lqe_admin.audit_log (at);
 COMMENT ON TABLE lqe_admin.audit_log IS
   'Every change made through the management API: who, what and when. Rows are only added.';
 COMMENT ON COLUMN lqe_admin.audit_log.id IS 'Order of the changes.';
@@ -112,16 +115,16 @@ COMMENT ON COLUMN lqe_admin.audit_log.detail IS
   'The fields the request set (a backend''s config values are left out: they hold secrets).';
 
 -- Gateways that cache any of this state listen here; the payload is the table's name.
-CREATE FUNCTION lqe_admin.notify_changed() RETURNS trigger
+CREATE OR REPLACE FUNCTION lqe_admin.notify_changed() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('lqe_admin_changed', TG_TABLE_NAME);
   RETURN NULL;
 END
 $$;
-CREATE TRIGGER sources_changed AFTER INSERT OR UPDATE OR DELETE ON lqe_admin.sources
+CREATE OR REPLACE TRIGGER sources_changed AFTER INSERT OR UPDATE OR DELETE ON lqe_admin.sources
   FOR EACH STATEMENT EXECUTE FUNCTION lqe_admin.notify_changed();
-CREATE TRIGGER backends_changed AFTER INSERT OR UPDATE OR DELETE ON lqe_admin.backends
+CREATE OR REPLACE TRIGGER backends_changed AFTER INSERT OR UPDATE OR DELETE ON lqe_admin.backends
   FOR EACH STATEMENT EXECUTE FUNCTION lqe_admin.notify_changed();
-CREATE TRIGGER rules_changed AFTER INSERT OR UPDATE OR DELETE ON lqe_admin.rules
+CREATE OR REPLACE TRIGGER rules_changed AFTER INSERT OR UPDATE OR DELETE ON lqe_admin.rules
   FOR EACH STATEMENT EXECUTE FUNCTION lqe_admin.notify_changed();

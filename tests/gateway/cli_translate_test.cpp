@@ -158,7 +158,9 @@ TEST_F(TranslateCliTest, UnknownEndpointAndMisusedOptionsAreRefused) {
   const std::vector<Case> cases = {
       {"--config " + ShellQuote(config_) + " --endpoint nope",
        "lqe translate: no endpoint named nope in " + config_ +
-           " (endpoints: inline.plain, inline.sandboxed, logs.all, usage.api-counts)\n"},
+           " (endpoints: functions.combined-stats, functions.req-stats, functions.resource-usage, "
+           "inline.plain, inline.sandboxed, logs.all, usage.api-counts, "
+           "usage.api-requests-count)\n"},
       {"--config " + ShellQuote(config_), "lqe translate: --config needs --endpoint NAME\n"},
       {"--endpoint logs.all", "lqe translate: --endpoint needs --config\n"},
       {"--sql x",
@@ -189,8 +191,9 @@ TEST_F(TranslateCliTest, AMisspeltEndpointGetsTheNearestName) {
   // Nothing near: the names there are.
   const testing::CliResult far =
       RunLqeCommand("translate --config " + ShellQuote(config_) + " --endpoint zzzzzzzz");
-  EXPECT_NE(far.err.find("(endpoints: inline.plain, inline.sandboxed, logs.all, "
-                         "usage.api-counts)\n"),
+  EXPECT_NE(far.err.find("(endpoints: functions.combined-stats, functions.req-stats, "
+                         "functions.resource-usage, inline.plain, inline.sandboxed, logs.all, "
+                         "usage.api-counts, usage.api-requests-count)\n"),
             std::string::npos)
       << far.err;
 }

@@ -94,7 +94,9 @@ TEST(EnvConfigTest, StackEnvironmentAloneIsAConfig) {
   EXPECT_EQ(c.catalogue_file, lqe::testing::SourcePath("schema/catalogue_seed.tsv"));
   std::vector<std::string> names;
   for (const auto& e : c.endpoints) names.push_back(e->name);
-  EXPECT_EQ(names, (std::vector<std::string>{"logs.all", "usage.api-counts"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"functions.combined-stats", "functions.req-stats",
+                                             "functions.resource-usage", "logs.all",
+                                             "usage.api-counts", "usage.api-requests-count"}));
   // Tokens are kept as their SHA-256, like a YAML key's sha256.
   const ApiKey* pub = KeyNamed(c, kPublicTokenKeyName);
   const ApiKey* priv = KeyNamed(c, kPrivateTokenKeyName);
@@ -177,11 +179,18 @@ TEST(EnvConfigTest, VariablesOverrideAndAugmentTheFile) {
   EXPECT_EQ(FindApiKey(c.api_keys, "file-token"), nullptr);
   EXPECT_EQ(FindApiKey(c.api_keys, "pub-token"), KeyNamed(c, kPublicTokenKeyName));
   EXPECT_EQ(FindApiKey(c.api_keys, "ops-token"), KeyNamed(c, "ops"));
-  // LQE_ENDPOINTS_DIR adds its endpoints; the file's endpoint of the same name is kept.
-  ASSERT_EQ(c.endpoints.size(), 3u);
-  EXPECT_EQ(c.endpoints[1]->name, "logs.all");
-  EXPECT_EQ(c.endpoints[1]->query, "select 2");
-  EXPECT_EQ(c.endpoints[2]->name, "usage.api-counts");
+  // LQE_ENDPOINTS_DIR adds its six endpoints; the file's endpoint of the same name is kept.
+  ASSERT_EQ(c.endpoints.size(), 7u);
+  std::vector<std::string> names;
+  for (const auto& e : c.endpoints) names.push_back(e->name);
+  EXPECT_EQ(names, (std::vector<std::string>{"mine", "logs.all", "functions.combined-stats",
+                                             "functions.req-stats", "functions.resource-usage",
+                                             "usage.api-counts", "usage.api-requests-count"}));
+  for (const auto& e : c.endpoints) {
+    if (e->name == "logs.all") {
+      EXPECT_EQ(e->query, "select 2");
+    }
+  }
 }
 
 TEST(EnvConfigTest, FileMayLeaveOutWhatTheEnvironmentSupplies) {
@@ -191,7 +200,7 @@ TEST(EnvConfigTest, FileMayLeaveOutWhatTheEnvironmentSupplies) {
   Config c = Load(path, Env(StackEnv()), &errors);
   ASSERT_TRUE(errors.empty()) << Joined(errors);
   EXPECT_EQ(c.pool_size, 2);
-  EXPECT_EQ(c.endpoints.size(), 2u);
+  EXPECT_EQ(c.endpoints.size(), 6u);  // every stored endpoint under sql/
   // Without the environment the same file is refused, as before.
   errors.clear();
   Load(path, Env({}), &errors);

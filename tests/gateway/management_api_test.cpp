@@ -41,7 +41,12 @@ class Gateway {
       : port_(FreePort()), log_((dir.path() / ("serve-" + std::to_string(port_) + ".log"))) {
     std::vector<std::string> env_strings;
     for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
-    for (const auto& [k, v] : vars) env_strings.push_back(k + "=" + v);
+    for (const auto& [k, v] : vars) {
+      std::string entry = k;
+      entry += '=';
+      entry += v;
+      env_strings.push_back(std::move(entry));
+    }
     env_strings.push_back("LQE_LISTEN=127.0.0.1:" + std::to_string(port_));
     std::vector<char*> envp;
     envp.reserve(env_strings.size() + 1);

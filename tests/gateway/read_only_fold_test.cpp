@@ -81,8 +81,9 @@ TEST(ReadOnlyFoldTest, ServeFoldsTheDeltaOnItsScheduleWithoutIngest) {
     std::int64_t total = 0;
     boost::system::error_code ec;
     const boost::json::value parsed = boost::json::parse(body, ec);
-    if (ec || !parsed.is_object() || !parsed.as_object().contains("result"))
+    if (ec || !parsed.is_object() || !parsed.as_object().contains("result")) {
       return std::int64_t{-1};
+    }
     for (const auto& row : parsed.at("result").as_array()) {
       total += row.at("total_rest_requests").to_number<std::int64_t>();
     }

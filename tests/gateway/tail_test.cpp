@@ -272,7 +272,8 @@ TEST_F(TailTest, ASlowReaderGetsDroppedCountsAndTheBufferStaysBounded) {
   // 50 events of about 1.1 KB at most wait in the gateway, whatever the client does.
   EXPECT_LE(max_buffered, 50 * 1200);
   std::uint64_t events = 0, dropped = 0;
-  while (events + dropped < static_cast<std::uint64_t>(batches * per_batch)) {
+  const auto posted = static_cast<std::uint64_t>(batches) * static_cast<std::uint64_t>(per_batch);
+  while (events + dropped < posted) {
     auto m = slow->Next(5000);
     if (!m) break;
     if (m->type == "event") ++events;
@@ -282,7 +283,7 @@ TEST_F(TailTest, ASlowReaderGetsDroppedCountsAndTheBufferStaysBounded) {
               static_cast<unsigned long long>(events), static_cast<unsigned long long>(dropped),
               max_buffered);
   EXPECT_GT(dropped, 0u);
-  EXPECT_EQ(events + dropped, static_cast<std::uint64_t>(batches * per_batch));
+  EXPECT_EQ(events + dropped, posted);
   EXPECT_EQ(Metric("lqe_tail_events_dropped_total"), static_cast<double>(dropped));
 }
 

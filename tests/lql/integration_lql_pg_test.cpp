@@ -353,11 +353,13 @@ TEST_F(LqlPgTest, ErrorsComeBackAsLqlDiagnostics) {
       {"error",
        "multiple CTEs available (edge_logs, postgres_logs, function_edge_logs, "
        "function_logs, auth_logs, realtime_logs, storage_logs, restapi_logs, "
-       "pooler_logs, postgrest_logs, pgbouncer_logs): pick one with f:name at 1:1"},
+       "pooler_logs, supavisor_logs, pg_upgrade_logs, etl_replication_logs, auth_audit_logs, "
+       "postgrest_logs, pgbouncer_logs): pick one with f:name at 1:1"},
       {"f:nope",
        "table \"nope\" not found in available CTEs: edge_logs, postgres_logs, "
        "function_edge_logs, function_logs, auth_logs, realtime_logs, storage_logs, "
-       "restapi_logs, pooler_logs, postgrest_logs, pgbouncer_logs at 1:1"},
+       "restapi_logs, pooler_logs, supavisor_logs, pg_upgrade_logs, etl_replication_logs, "
+       "auth_audit_logs, postgrest_logs, pgbouncer_logs at 1:1"},
       {"f:edge_logs m.foo:1", "field \"metadata.foo\" not found in edge_logs at 1:13"},
       {"f:edge_logs m.response.status_code:abc",
        "expected INT64 for metadata.response.status_code, got \"abc\" at 1:36"},

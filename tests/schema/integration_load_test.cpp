@@ -225,9 +225,11 @@ TEST_F(LoadIntegrationTest, UnknownSourceIsAnErrorThatNamesTheNearestSource) {
   // Nothing near: the sources there are, and no advice to migrate a migrated database.
   result = Load("nope", "{\"event_message\":\"x\"}\n");
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err,
-            "lqe load: unknown source \"nope\": no table logs.nope; the sources are auth, edge, "
-            "function_edge, function_events, pooler, postgres, realtime, restapi, storage\n");
+  EXPECT_EQ(
+      result.err,
+      "lqe load: unknown source \"nope\": no table logs.nope; the sources are auth, "
+      "auth_audit, edge, etl_replication, function_edge, function_events, pg_upgrade, pooler, "
+      "postgres, realtime, restapi, storage, supavisor\n");
   const auto invalid = Load("Edge; drop", "{\"event_message\":\"x\"}\n");
   EXPECT_EQ(invalid.exit_code, 1);
   EXPECT_EQ(invalid.err, "lqe load: invalid source name \"Edge; drop\"\n");

@@ -282,8 +282,9 @@ asio::awaitable<void> ServeTail(Server::Impl& server, Connection<Stream>& connec
           }
         },
         asio::use_awaitable);
-    if (!replay.error.empty())
+    if (!replay.error.empty()) {
       spdlog::warn("tail replay of {} failed: {}", tail.table, replay.error);
+    }
   }
   std::string request_id = RequestIdFor(request.Header("x-request-id"));
   co_await tail::StreamTail(connection.stream, connection.Socket(), *connection.deadline, tail,
