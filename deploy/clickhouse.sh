@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source deploy/lib/pg-cluster.sh
+source deploy/lib/scratch-db.sh
 
 fail() { echo "clickhouse.sh: $*" >&2; exit 1; }
 command -v node >/dev/null || fail "node is missing (run deploy/install-chdb.sh)"
@@ -20,32 +21,14 @@ command -v psql >/dev/null || fail "psql is missing (run deploy/install-deps.sh)
 
 TMP=$(mktemp -d /tmp/lqe-clickhouse.XXXXXX)
 chmod 755 "$TMP"
-OWN_CLUSTER=""
 DB=lqe_clickhouse_$$
 cleanup() {
-  if [[ -n $OWN_CLUSTER ]]; then
-    pg_cluster_stop "$TMP/pg"
-  elif [[ -n ${ADMIN_DSN:-} ]]; then
-    psql -q "$ADMIN_DSN" -c "drop database if exists $DB" >/dev/null 2>&1 || true
-    psql -q "$ADMIN_DSN" -c "drop role if exists lqe_gateway_$DB" >/dev/null 2>&1 || true
-  fi
+  scratch_db_drop "$TMP" "$DB"
   rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
 
-if [[ -n ${LQE_TEST_DSN:-} ]]; then
-  ADMIN_DSN=$LQE_TEST_DSN
-else
-  OWN_CLUSTER=1
-  pg_cluster_init "$TMP/pg"
-  PG_PORT=$(pg_cluster_start_on_free_port "$TMP/pg") || fail "the throwaway cluster did not start"
-  ADMIN_DSN="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
-fi
-SERVER=${ADMIN_DSN#*://}
-SERVER=${SERVER#*@}
-SERVER=${SERVER%%/*}
-psql -q -v ON_ERROR_STOP=1 "$ADMIN_DSN" -c "create database $DB" >/dev/null
-DSN="postgresql://postgres@$SERVER/$DB"
+scratch_db_create "$TMP" "$DB" || fail "no scratch database"
 
 build/lqe migrate --dsn "$DSN" --gateway-role "lqe_gateway_$DB" >"$TMP/migrate.log" 2>&1 ||
   { cat "$TMP/migrate.log" >&2; fail "lqe migrate failed"; }

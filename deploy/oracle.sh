@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 source deploy/lib/pg-cluster.sh
+source deploy/lib/scratch-db.sh
 
 fail() { echo "oracle.sh: $*" >&2; exit 1; }
 command -v node >/dev/null || fail "node is missing (run deploy/install-oracle.sh)"
@@ -23,34 +24,15 @@ command -v psql >/dev/null || fail "psql is missing (run deploy/install-deps.sh)
 TMP=$(mktemp -d /tmp/lqe-oracle.XXXXXX)
 chmod 755 "$TMP"
 SERVE_PID=""
-OWN_CLUSTER=""
 DB=lqe_oracle_$$
 cleanup() {
   if [[ -n $SERVE_PID ]]; then kill "$SERVE_PID" 2>/dev/null || true; wait "$SERVE_PID" 2>/dev/null || true; fi
-  if [[ -n $OWN_CLUSTER ]]; then
-    pg_cluster_stop "$TMP/pg"
-  elif [[ -n ${ADMIN_DSN:-} ]]; then
-    psql -q "$ADMIN_DSN" -c "drop database if exists $DB" >/dev/null 2>&1 || true
-    psql -q "$ADMIN_DSN" -c "drop role if exists lqe_gateway_$DB" >/dev/null 2>&1 || true
-  fi
+  scratch_db_drop "$TMP" "$DB"
   rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
 
-if [[ -n ${LQE_TEST_DSN:-} ]]; then
-  ADMIN_DSN=$LQE_TEST_DSN
-else
-  OWN_CLUSTER=1
-  pg_cluster_init "$TMP/pg"
-  PG_PORT=$(pg_cluster_start_on_free_port "$TMP/pg") || fail "the throwaway cluster did not start"
-  ADMIN_DSN="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
-fi
-# postgresql://USER@HOST:PORT/DB (the throwaway clusters' trust-auth form) -> the same server.
-SERVER=${ADMIN_DSN#*://}
-SERVER=${SERVER#*@}
-SERVER=${SERVER%%/*}
-psql -q -v ON_ERROR_STOP=1 "$ADMIN_DSN" -c "create database $DB" >/dev/null
-DSN="postgresql://postgres@$SERVER/$DB"
+scratch_db_create "$TMP" "$DB" || fail "no scratch database"
 
 KEY=$(build/lqe keygen --sha256-file "$TMP/key.sha256" | awk '/^api_key:/ {print $2}')
 [[ -n $KEY ]] || fail "lqe keygen printed no key"
