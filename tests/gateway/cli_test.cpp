@@ -13,6 +13,7 @@
 #include "http_client.h"
 #include "lqe/gateway/auth.h"
 #include "lqe/schema/migrate.h"
+#include "lqe_child.h"
 #include "support.h"
 #include "support/test_database.h"
 
@@ -35,12 +36,6 @@ RunResult RunLqe(const std::string& args) {
   int status = pipe != nullptr ? pclose(pipe) : -1;
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
-}
-
-int FreePort() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
 }
 
 std::string ConfigText(const std::string& dsn, int port, const std::string& query) {

@@ -2,8 +2,6 @@
 // compose stack starts its analytics service: DB_* or POSTGRES_BACKEND_URL, Logflare's tokens,
 // LQE_LISTEN, and --migrate / LQE_MIGRATE=1 on an empty database. Then `lqe health`.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -11,30 +9,22 @@
 #include <boost/url/encode.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <pqxx/pqxx>
-#include <sstream>
 #include <thread>
 
 #include "cli_run.h"
 #include "http_client.h"
+#include "lqe_child.h"
 #include "support.h"
 #include "support/test_database.h"
-
-extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX, for execve
 
 namespace lqe::gateway {
 namespace {
 
 using testing::Fetch;
+using testing::FreePort;
 using testing::TempDir;
-
-int FreePort() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
-}
 
 std::string NowIso() {
   std::time_t seconds = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -49,85 +39,20 @@ std::string NowIso() {
 class EnvServe {
  public:
   EnvServe(const TempDir& dir, const std::map<std::string, std::string>& vars,
-           std::vector<std::string> args, int port)
-      : port_(port), log_((dir.path() / "serve.log").string()) {
-    std::vector<std::string> env_strings;
-    for (char** e = environ; *e != nullptr; ++e) {
-      std::string entry(*e);
-      if (!vars.contains(entry.substr(0, entry.find('=')))) env_strings.push_back(entry);
-    }
-    for (const auto& [k, v] : vars) {
-      std::string entry = k;
-      entry += '=';
-      entry += v;
-      env_strings.push_back(std::move(entry));
-    }
-    std::vector<char*> envp;
-    envp.reserve(env_strings.size() + 1);
-    for (auto& s : env_strings) envp.push_back(s.data());
-    envp.push_back(nullptr);
-    std::string binary = lqe::testing::LqeBinary();
-    args.insert(args.begin(), binary);
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ == 0) {
-      FILE* out = std::freopen(log_.c_str(), "w", stdout);
-      if (out != nullptr) dup2(fileno(stdout), STDERR_FILENO);
-      execve(binary.c_str(), argv.data(), envp.data());
-      _exit(127);
-    }
-    for (int i = 0; i < 300 && !up_ && Alive(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      try {
-        up_ = Fetch(Port(), "/health").status == 200;
-      } catch (const std::exception&) {
-        // not listening yet
-      }
-    }
+           std::vector<std::string> args, unsigned short port)
+      : port_(port), child_({std::move(args), vars, (dir.path() / "serve.log").string()}) {
+    up_ = child_.WaitHealthy(port_);
   }
-  ~EnvServe() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  EnvServe(const EnvServe&) = delete;
-  EnvServe& operator=(const EnvServe&) = delete;
 
   bool Up() const { return up_; }
-  unsigned short Port() const { return static_cast<unsigned short>(port_); }
+  unsigned short Port() const { return port_; }
   // Waits for the process to end by itself; its exit status (-1: did not end in 30 s).
-  int Wait() {
-    for (int i = 0; i < 300 && Alive(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return exit_status_;
-  }
-  std::string Log() const {
-    std::ifstream in(log_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
+  int Wait() { return child_.Wait(); }
+  std::string Log() const { return child_.Log(); }
 
  private:
-  // False once the process has ended (its status then in exit_status_).
-  bool Alive() {
-    if (pid_ <= 0) return false;
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) != pid_) return true;
-    pid_ = -1;
-    exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return false;
-  }
-
-  int port_;
-  int exit_status_ = -1;
-  std::string log_;
-  pid_t pid_ = -1;
+  unsigned short port_;
+  testing::LqeChild child_;
   bool up_ = false;
 };
 
@@ -168,7 +93,7 @@ std::string Query(const std::string& sql) {
 }
 
 TEST_F(EnvServeTest, MigratesServesIngestAndQueriesWithTheStackVariablesAlone) {
-  const int port = FreePort();
+  const unsigned short port = FreePort();
   auto vars = StackVars(port);
   EnvServe serve(dir_, vars, {"serve", "--migrate"}, port);
   ASSERT_TRUE(serve.Up()) << serve.Log();
@@ -221,7 +146,7 @@ TEST_F(EnvServeTest, MigratesServesIngestAndQueriesWithTheStackVariablesAlone) {
 }
 
 TEST_F(EnvServeTest, MigrateVariableAndBackendUrlWinOverTheFile) {
-  const int port = FreePort();
+  const unsigned short port = FreePort();
   auto vars = StackVars(port);
   for (const char* part : {"DB_HOSTNAME", "DB_PORT", "DB_USERNAME", "DB_DATABASE"}) {
     vars.erase(part);
@@ -245,7 +170,7 @@ TEST_F(EnvServeTest, MigrateVariableAndBackendUrlWinOverTheFile) {
 }
 
 TEST_F(EnvServeTest, WithoutDatabaseItRefusesToStartAndSaysWhy) {
-  const int port = FreePort();
+  const unsigned short port = FreePort();
   std::map<std::string, std::string> vars = {{"LQE_LISTEN", "127.0.0.1:" + std::to_string(port)},
                                              {"LQE_ENDPOINTS_DIR", lqe::testing::SourcePath("sql")},
                                              {"LQE_CONFIG", ""},

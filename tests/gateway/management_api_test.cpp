@@ -2,103 +2,51 @@
 // a real PostgreSQL: Studio's Log Drains calls replayed over HTTP, the private scope, untrusted
 // bodies, state that survives a restart and that a second gateway sees at once.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <fstream>
 #include <map>
 #include <pqxx/pqxx>
-#include <sstream>
-#include <thread>
 
 #include "http_client.h"
+#include "lqe_child.h"
 #include "support.h"
 #include "support/test_database.h"
-
-extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX, for execve
 
 namespace lqe::gateway {
 namespace {
 
 namespace json = boost::json;
 using testing::Fetch;
+using testing::FreePort;
 using testing::HttpResult;
 using testing::TempDir;
-
-int FreePort() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
-}
 
 // `lqe serve` configured by the environment (the compose stack's way), killed at the end.
 class Gateway {
  public:
-  Gateway(const TempDir& dir, const std::map<std::string, std::string>& vars, bool migrate)
-      : port_(FreePort()), log_((dir.path() / ("serve-" + std::to_string(port_) + ".log"))) {
-    std::vector<std::string> env_strings;
-    for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
-    for (const auto& [k, v] : vars) {
-      std::string entry = k;
-      entry += '=';
-      entry += v;
-      env_strings.push_back(std::move(entry));
-    }
-    env_strings.push_back("LQE_LISTEN=127.0.0.1:" + std::to_string(port_));
-    std::vector<char*> envp;
-    envp.reserve(env_strings.size() + 1);
-    for (auto& s : env_strings) envp.push_back(s.data());
-    envp.push_back(nullptr);
-    std::string binary = lqe::testing::LqeBinary();
-    std::vector<std::string> args = {binary, "serve"};
-    if (migrate) args.emplace_back("--migrate");
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ == 0) {
-      FILE* out = std::freopen(log_.c_str(), "w", stdout);
-      if (out != nullptr) dup2(fileno(stdout), STDERR_FILENO);
-      execve(binary.c_str(), argv.data(), envp.data());
-      _exit(127);
-    }
-    for (int i = 0; i < 300 && !up_; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      try {
-        up_ = Fetch(Port(), "/health").status == 200;
-      } catch (const std::exception&) {
-        // not listening yet
-      }
-    }
+  Gateway(const TempDir& dir, std::map<std::string, std::string> vars, bool migrate)
+      : port_(FreePort()), child_(Options(dir, std::move(vars), migrate, port_)) {
+    up_ = child_.WaitHealthy(port_);
   }
-  ~Gateway() { Kill(); }
-  Gateway(const Gateway&) = delete;
-  Gateway& operator=(const Gateway&) = delete;
 
-  void Kill() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-      pid_ = -1;
-    }
-  }
+  void Kill() { child_.Kill(); }
   bool Up() const { return up_; }
-  unsigned short Port() const { return static_cast<unsigned short>(port_); }
-  std::string Log() const {
-    std::ifstream in(log_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
+  unsigned short Port() const { return port_; }
+  std::string Log() const { return child_.Log(); }
 
  private:
-  int port_;
-  std::string log_;
-  pid_t pid_ = -1;
+  static testing::ChildOptions Options(const TempDir& dir, std::map<std::string, std::string> vars,
+                                       bool migrate, unsigned short port) {
+    vars["LQE_LISTEN"] = "127.0.0.1:" + std::to_string(port);
+    std::vector<std::string> args = {"serve"};
+    if (migrate) args.emplace_back("--migrate");
+    return {std::move(args), std::move(vars),
+            (dir.path() / ("serve-" + std::to_string(port) + ".log")).string()};
+  }
+
+  unsigned short port_;
+  testing::LqeChild child_;
   bool up_ = false;
 };
 

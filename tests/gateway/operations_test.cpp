@@ -22,6 +22,7 @@
 #include "lqe/gateway/build_info.h"
 #include "lqe/gateway/retention.h"
 #include "lqe/schema/migrate.h"
+#include "lqe_child.h"
 #include "support.h"
 #include "support/test_database.h"
 
@@ -29,12 +30,6 @@ namespace lqe::gateway {
 namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
-
-int FreePort() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
-}
 
 struct LqeRun {
   int status = -1;
@@ -62,31 +57,8 @@ std::string ReadText(const std::filesystem::path& path) {
 class Serve {
  public:
   explicit Serve(const TempDir& dir, const std::vector<std::string>& extra = {})
-      : log_((dir.path() / "serve.log").string()) {
-    std::string config = (dir.path() / "gw.yaml").string();
-    pid_ = fork();
-    if (pid_ == 0) {
-      FILE* out = std::freopen(log_.c_str(), "w", stdout);
-      if (out != nullptr) dup2(fileno(stdout), STDERR_FILENO);
-      std::string binary = lqe::testing::LqeBinary();
-      std::vector<std::string> args = {binary, "serve", "--config", config};
-      for (const auto& e : extra) args.push_back(e);
-      std::vector<char*> argv;
-      argv.reserve(args.size() + 1);
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(binary.c_str(), argv.data());
-      _exit(127);
-    }
-  }
-  ~Serve() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  Serve(const Serve&) = delete;
-  Serve& operator=(const Serve&) = delete;
+      : child_(Options(dir, extra)) {}
+
   // Polls `probe` until it is true (10 s at most).
   template <typename Probe>
   bool WaitFor(Probe probe) const {
@@ -100,25 +72,22 @@ class Serve {
     }
     return false;
   }
-  bool WaitUp(unsigned short port) const {
-    return WaitFor([&] { return Fetch(port, "/health").status == 200; });
-  }
+  bool WaitUp(unsigned short port) { return child_.WaitHealthy(port, std::chrono::seconds(10)); }
   bool WaitLog(const std::string& text) const {
     return WaitFor([&] { return Log().find(text) != std::string::npos; });
   }
-  pid_t Pid() const { return pid_; }
-  int Terminate() {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  std::string Log() const { return lqe::testing::ReadFileText(log_); }
+  pid_t Pid() const { return child_.Pid(); }
+  int Terminate() { return child_.Terminate(); }
+  std::string Log() const { return child_.Log(); }
 
  private:
-  std::string log_;
-  pid_t pid_ = -1;
+  static ChildOptions Options(const TempDir& dir, const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"serve", "--config", (dir.path() / "gw.yaml").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return {std::move(args), {}, (dir.path() / "serve.log").string()};
+  }
+
+  LqeChild child_;
 };
 
 class OperationsTest : public ::testing::Test {

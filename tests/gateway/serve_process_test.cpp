@@ -2,22 +2,19 @@
 // descriptor exhaustion under a low RLIMIT_NOFILE, resource bombs through a caller's `sql=`,
 // and SIGTERM while a caller's query runs.
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/json/parse.hpp>
 #include <boost/url/encode.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
-#include <fstream>
 #include <pqxx/pqxx>
-#include <sstream>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "lqe/schema/migrate.h"
+#include "lqe_child.h"
 #include "server_fixture.h"
 #include "support.h"
 #include "support/test_database.h"
@@ -26,12 +23,6 @@ namespace lqe::gateway {
 namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
-
-int FreePort() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
-}
 
 std::string SandboxTarget(const std::string& sql) {
   return "/api/endpoints/query/logs.all?project=default&sql=" +
@@ -43,76 +34,35 @@ class ServeProcess {
  public:
   ServeProcess(const TempDir& dir, const std::string& dsn, const std::string& http_settings,
                int statement_timeout_ms, rlim_t max_files = 0)
-      : port_(FreePort()), log_((dir.path() / "serve.log").string()) {
-    std::string config = dir.Write(
-        "gw.yaml",
-        "listen: 127.0.0.1:" + std::to_string(port_) + "\ndatabase:\n  dsn: " + dsn +
-            "\n  pool_size: 4\n  statement_timeout_ms: " + std::to_string(statement_timeout_ms) +
-            "\ncatalogue_file: " + lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
-            "\nendpoints_dir: " + lqe::testing::SourcePath("sql") + "\nhttp:\n" + http_settings +
-            "api_keys:\n  - name: t\n    sha256: " + Sha256Hex(kTestKey) +
-            "\n    endpoints: ['*']\n");
-    pid_ = fork();
-    if (pid_ == 0) {
-      if (max_files > 0) {
-        rlimit limit{max_files, max_files};
-        setrlimit(RLIMIT_NOFILE, &limit);
-      }
-      FILE* out = std::freopen(log_.c_str(), "w", stdout);
-      if (out != nullptr) dup2(fileno(stdout), STDERR_FILENO);
-      std::string binary = lqe::testing::LqeBinary();
-      execl(binary.c_str(), binary.c_str(), "serve", "--config", config.c_str(), nullptr);
-      _exit(127);
-    }
-    for (int i = 0; i < 100 && !up_; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      try {
-        up_ = Fetch(Port(), "/health").status == 200;
-      } catch (const std::exception&) {
-        // not listening yet
-      }
-    }
-  }
-  ~ServeProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  bool Up() const { return up_; }
-  unsigned short Port() const { return static_cast<unsigned short>(port_); }
-  pid_t Pid() const { return pid_; }
-  // SIGTERM, then waits; returns the exit status (-1: killed by a signal).
-  int Terminate() {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  std::string Log() const {
-    std::ifstream in(log_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  // User plus system CPU seconds so far, from /proc.
-  double CpuSeconds() const {
-    std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::istringstream fields(text.substr(text.rfind(')') + 2));
-    std::string field;
-    double ticks = 0;
-    for (int i = 3; i <= 15 && fields >> field; ++i) {
-      if (i == 14 || i == 15) ticks += std::stod(field);
-    }
-    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+      : port_(FreePort()),
+        child_({{"serve", "--config",
+                 dir.Write("gw.yaml", Config(port_, dsn, http_settings, statement_timeout_ms))},
+                {},
+                (dir.path() / "serve.log").string(),
+                max_files}) {
+    up_ = child_.WaitHealthy(port_, std::chrono::seconds(10));
   }
 
+  bool Up() const { return up_; }
+  unsigned short Port() const { return port_; }
+  pid_t Pid() const { return child_.Pid(); }
+  int Terminate() { return child_.Terminate(); }
+  std::string Log() const { return child_.Log(); }
+  double CpuSeconds() const { return child_.CpuSeconds(); }
+
  private:
-  int port_;
-  std::string log_;
-  pid_t pid_ = -1;
+  static std::string Config(unsigned short port, const std::string& dsn,
+                            const std::string& http_settings, int statement_timeout_ms) {
+    return "listen: 127.0.0.1:" + std::to_string(port) + "\ndatabase:\n  dsn: " + dsn +
+           "\n  pool_size: 4\n  statement_timeout_ms: " + std::to_string(statement_timeout_ms) +
+           "\ncatalogue_file: " + lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
+           "\nendpoints_dir: " + lqe::testing::SourcePath("sql") + "\nhttp:\n" + http_settings +
+           "api_keys:\n  - name: t\n    sha256: " + Sha256Hex(kTestKey) +
+           "\n    endpoints: ['*']\n";
+  }
+
+  unsigned short port_;
+  LqeChild child_;
   bool up_ = false;
 };
 

@@ -12,7 +12,7 @@ namespace lqe::gateway::tail {
 namespace {
 
 namespace json = boost::json;
-using lql::ClauseOp;
+using lql::FilterOp;
 
 constexpr std::array<std::string_view, 8> kLevels = {"debug", "info",     "notice", "warning",
                                                      "error", "critical", "alert",  "emergency"};
@@ -82,32 +82,32 @@ std::optional<int> Compare(const json::value& v, std::string_view text) {
 
 bool ScalarHolds(const lql::FilterClause& rule, const re2::RE2* regex, const json::value& v) {
   switch (rule.op) {
-    case ClauseOp::kContains:
+    case FilterOp::kContains:
       return v.is_string() &&
              std::string_view(v.get_string()).find(rule.value) != std::string::npos;
-    case ClauseOp::kRegex:
+    case FilterOp::kRegex:
       return v.is_string() && RE2::PartialMatch(std::string_view(v.get_string()), *regex);
-    case ClauseOp::kEq: {
+    case FilterOp::kEq: {
       auto c = Compare(v, rule.value);
       return c && *c == 0;
     }
-    case ClauseOp::kGt: {
+    case FilterOp::kGt: {
       auto c = Compare(v, rule.value);
       return c && *c > 0;
     }
-    case ClauseOp::kGe: {
+    case FilterOp::kGe: {
       auto c = Compare(v, rule.value);
       return c && *c >= 0;
     }
-    case ClauseOp::kLt: {
+    case FilterOp::kLt: {
       auto c = Compare(v, rule.value);
       return c && *c < 0;
     }
-    case ClauseOp::kLe: {
+    case FilterOp::kLe: {
       auto c = Compare(v, rule.value);
       return c && *c <= 0;
     }
-    case ClauseOp::kRange: {
+    case FilterOp::kRange: {
       // metadata.level:info..error: by severity, as the endpoints read it.
       const int low = LevelIndex(rule.value), high = LevelIndex(rule.high);
       if (v.is_string() && low >= 0 && high >= 0 && rule.path.back() == "level") {
@@ -118,14 +118,14 @@ bool ScalarHolds(const lql::FilterClause& rule, const re2::RE2* regex, const jso
       auto hi = Compare(v, rule.high);
       return lo && hi && *lo >= 0 && *hi <= 0;
     }
-    case ClauseOp::kArrayContains:
+    case FilterOp::kArrayContains:
       if (!v.is_array()) return false;
       for (const json::value& e : v.get_array()) {
         auto c = Compare(e, rule.value);
         if (c && *c == 0) return true;
       }
       return false;
-    case ClauseOp::kArrayRegex:
+    case FilterOp::kArrayRegex:
       if (!v.is_array()) return false;
       for (const json::value& e : v.get_array()) {
         if (e.is_string() && RE2::PartialMatch(std::string_view(e.get_string()), *regex)) {
@@ -133,7 +133,7 @@ bool ScalarHolds(const lql::FilterClause& rule, const re2::RE2* regex, const jso
         }
       }
       return false;
-    case ClauseOp::kIsNull:
+    case FilterOp::kIsNull:
       return v.is_null();
   }
   return false;
@@ -142,13 +142,13 @@ bool ScalarHolds(const lql::FilterClause& rule, const re2::RE2* regex, const jso
 bool TimeHolds(const lql::FilterClause& rule, std::int64_t t) {
   const lql::TimeBounds& b = *rule.time;
   switch (rule.op) {
-    case ClauseOp::kGt:
+    case FilterOp::kGt:
       return t > b.low;
-    case ClauseOp::kGe:
+    case FilterOp::kGe:
       return t >= b.low;
-    case ClauseOp::kLt:
+    case FilterOp::kLt:
       return t < b.low;
-    case ClauseOp::kLe:
+    case FilterOp::kLe:
       return t <= b.low;
     default:
       return t >= b.low && (b.high_exclusive ? t < b.high : t <= b.high);
@@ -164,7 +164,7 @@ std::variant<EventMatch, Diagnostic> EventMatch::Compile(
   EventMatch match;
   for (lql::FilterClause& rule : std::get<std::vector<lql::FilterClause>>(parsed)) {
     Clause clause;
-    if (rule.op == ClauseOp::kRegex || rule.op == ClauseOp::kArrayRegex) {
+    if (rule.op == FilterOp::kRegex || rule.op == FilterOp::kArrayRegex) {
       RE2::Options options;
       options.set_log_errors(false);
       auto regex = std::make_shared<const RE2>(rule.value, options);
@@ -194,7 +194,7 @@ bool EventMatch::Holds(const Clause& clause, const EventView& event) const {
     std::vector<const json::value*> values;
     auto it = event.fields->find(rule.path.front());
     if (it != event.fields->end()) Collect(it->value(), rule.path, 1, &values);
-    if (rule.op == ClauseOp::kIsNull) {
+    if (rule.op == FilterOp::kIsNull) {
       // field:NULL holds when no value is there; -field:NULL when one is.
       bool present = false;
       for (const json::value* v : values) present = present || !v->is_null();
@@ -202,8 +202,8 @@ bool EventMatch::Holds(const Clause& clause, const EventView& event) const {
     }
     for (const json::value* v : values) {
       // A scalar filter on an array matches one of its elements.
-      if (v->is_array() && rule.op != ClauseOp::kArrayContains &&
-          rule.op != ClauseOp::kArrayRegex) {
+      if (v->is_array() && rule.op != FilterOp::kArrayContains &&
+          rule.op != FilterOp::kArrayRegex) {
         for (const json::value& e : v->get_array()) {
           holds = holds || ScalarHolds(rule, clause.regex.get(), e);
         }

@@ -15,7 +15,8 @@
 
 namespace lqe::lql {
 
-enum class ClauseOp : std::uint8_t {
+// Shared with the parser's rule model (src/lql/rules.h).
+enum class FilterOp : std::uint8_t {
   kContains,       // free text: substring of event_message
   kEq,             // path:value
   kGt,             // path:>value
@@ -38,7 +39,7 @@ struct TimeBounds {
 
 struct FilterClause {
   std::vector<std::string> path;  // {"event_message"}, {"metadata", "level"}, {"timestamp"}
-  ClauseOp op = ClauseOp::kEq;
+  FilterOp op = FilterOp::kEq;
   std::string value;  // all ops but kIsNull; kRange: the low end
   std::string high;   // kRange only
   bool negated = false;

@@ -8,11 +8,6 @@
 namespace lqe::lql {
 namespace {
 
-// ClauseOp mirrors the parser's FilterOp, so a rule's op converts by value.
-static_assert(static_cast<int>(ClauseOp::kContains) == static_cast<int>(FilterOp::kContains));
-static_assert(static_cast<int>(ClauseOp::kRange) == static_cast<int>(FilterOp::kRange));
-static_assert(static_cast<int>(ClauseOp::kIsNull) == static_cast<int>(FilterOp::kIsNull));
-
 Diagnostic Refuse(const std::string& message, SourceSpan span) {
   Diagnostic diag;
   diag.code = DiagCode::kUnsupported;
@@ -72,7 +67,7 @@ std::variant<std::vector<FilterClause>, Diagnostic> ParseFilterClauses(
   clauses.reserve(rules.filters.size());
   for (FilterRule& rule : rules.filters) {
     FilterClause clause;
-    clause.op = static_cast<ClauseOp>(rule.op);
+    clause.op = rule.op;
     clause.negated = rule.negated;
     clause.offset = rule.span.begin;
     clause.length = rule.span.end - rule.span.begin;

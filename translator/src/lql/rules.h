@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ast/node.h"
+#include "lqe/lql_filter.h"
 
 namespace lqe::lql {
 
@@ -17,20 +18,6 @@ struct Value {
   std::string text;     // decoded (quotes removed, \" and \\ unescaped)
   bool quoted = false;  // written "..."
   SourceSpan span;
-};
-
-enum class FilterOp : std::uint8_t {
-  kContains,       // free text: substring of event_message
-  kEq,             // path:value
-  kGt,             // path:>value
-  kGe,             // path:>=value
-  kLt,             // path:<value
-  kLe,             // path:<=value
-  kRange,          // path:low..high
-  kRegex,          // path:~re, ~re
-  kArrayContains,  // path:@>value
-  kArrayRegex,     // path:@>~re
-  kIsNull,         // path:NULL
 };
 
 struct FilterRule {
