@@ -11,6 +11,7 @@
 #include <iterator>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "http_client.h"
 #include "support/test_database.h"
@@ -32,7 +33,12 @@ LqeChild::LqeChild(ChildOptions options) : log_path_(std::move(options.log_path)
     std::string entry(*e);
     if (!options.env.contains(entry.substr(0, entry.find('=')))) env_strings.push_back(entry);
   }
-  for (const auto& [name, value] : options.env) env_strings.push_back(name + "=" + value);
+  for (const auto& [name, value] : options.env) {
+    std::string entry = name;
+    entry += '=';
+    entry += value;
+    env_strings.push_back(std::move(entry));
+  }
   std::vector<char*> envp;
   envp.reserve(env_strings.size() + 1);
   for (auto& s : env_strings) envp.push_back(s.data());
