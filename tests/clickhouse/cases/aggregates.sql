@@ -55,3 +55,6 @@ SELECT quantile(severity_number)(severity_number) AS n FROM logs
 -- case: refuse-limit-by-without-order
 SELECT source, id FROM logs LIMIT 1 BY source
 -- refused: LIMIT n BY is supported on one SELECT with an ORDER BY
+
+-- case: agg-string-literal-values
+SELECT source, argMax('x', id) AS a, argMin('y', id) AS b, any('z') AS c, length(groupArray('w')) AS d FROM logs GROUP BY source ORDER BY source

@@ -171,7 +171,13 @@ ast::ExprPtr Clone(const ast::Expr& e) {
         args.push_back(Clone(*a));
         if (!args.back()) return nullptr;
       }
+      ast::ExprList parameters;
+      for (const auto& p : from.parameters) {
+        parameters.push_back(Clone(*p));
+        if (!parameters.back()) return nullptr;
+      }
       auto out = Call(from.name.name, from.span, std::move(args));
+      out->As<ast::Call>().parameters = std::move(parameters);
       out->As<ast::Call>().star = from.star;
       out->As<ast::Call>().safe = from.safe;
       return out;
@@ -206,6 +212,19 @@ ast::ExprPtr Clone(const ast::Expr& e) {
       out->low = Clone(*from.low);
       out->high = Clone(*from.high);
       if (!out->operand || !out->low || !out->high) return nullptr;
+      out->negated = from.negated;
+      return out;
+    }
+    case ast::NodeKind::kIn: {
+      const auto& from = e.As<ast::In>();
+      if (from.subquery || from.unnest_array) return nullptr;
+      auto out = std::make_unique<ast::In>(from.span);
+      out->operand = Clone(*from.operand);
+      if (!out->operand) return nullptr;
+      for (const auto& x : from.list) {
+        out->list.push_back(Clone(*x));
+        if (!out->list.back()) return nullptr;
+      }
       out->negated = from.negated;
       return out;
     }

@@ -20,6 +20,24 @@ ast::ExprPtr CopyOf(const ast::Call& call, std::size_t i) {
   return copy;
 }
 
+bool NeverNull(const ast::Expr& e) {
+  if (e.Is<ast::Literal>()) return e.As<ast::Literal>().literal_kind != ast::Literal::Kind::kNull;
+  if (e.Is<ast::Path>()) {
+    constexpr std::string_view kColumns[] = {
+        "id",           "timestamp", "source",  "event_message", "severity_text", "severity_number",
+        "service_name", "trace_id",  "span_id", "scope_name"};
+    const std::string& name = e.As<ast::Path>().parts.back().name;
+    for (const auto c : kColumns) {
+      if (ascii::EqualsIgnoreCase(name, c)) return true;
+    }
+    return false;
+  }
+  if (!e.Is<ast::Call>()) return false;
+  const auto& call = e.As<ast::Call>();
+  return ascii::EqualsIgnoreCase(call.name.name, "COALESCE") && !call.args.empty() &&
+         NeverNull(*call.args.back());
+}
+
 const std::string& StringArg(const ast::Call& call, std::size_t i) {
   const ast::Expr& e = *call.args[i];
   if (!e.Is<ast::Literal>() || e.As<ast::Literal>().literal_kind != ast::Literal::Kind::kString) {

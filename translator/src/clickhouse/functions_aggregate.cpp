@@ -71,9 +71,9 @@ ast::ExprPtr Index(const ast::Call& call, const std::string& level) {
                   Binary(ast::Binary::Op::kSub, std::move(count), IntLiteral(1, span), span), span);
 }
 
-// ClickHouse's interpolation: with i = index, l = floor(i), the value is
-// v[l] * (l + 1 - i) + v[l + 1] * (i - l), or v[l] when i is whole; NULL over no values
-// (ClickHouse's nan, which its JSON writes as null).
+// ClickHouse's interpolation: with i = index and l = floor(i), the value is
+// v[l] * (l + 1 - i) + v[l + 1] * (i - l), where a missing v[l + 1] (i is the last index) counts
+// 0; NULL over no values (ClickHouse's nan, which its JSON writes as null).
 ast::ExprPtr QuantileAt(const ast::Call& call, const std::string& level) {
   const ast::SourceSpan span = call.span;
   const auto floor = [&] { return OneArg("FLOOR", Index(call, level), span); };
@@ -82,11 +82,12 @@ ast::ExprPtr QuantileAt(const ast::Call& call, const std::string& level) {
   };
   auto left = Multiply(SortedAt(call, floor()),
                        Binary(ast::Binary::Op::kSub, next(), Index(call, level), span), span);
-  auto right = Multiply(SortedAt(call, next()),
+  ast::ExprList upper;
+  upper.push_back(SortedAt(call, next()));
+  upper.push_back(FloatLiteral("0.0", span));
+  auto right = Multiply(Call("IFNULL", span, std::move(upper)),
                         Binary(ast::Binary::Op::kSub, Index(call, level), floor(), span), span);
-  return IfThen(Binary(ast::Binary::Op::kEq, Index(call, level), floor(), span),
-                SortedAt(call, floor()),
-                Binary(ast::Binary::Op::kAdd, std::move(left), std::move(right), span), span);
+  return Binary(ast::Binary::Op::kAdd, std::move(left), std::move(right), span);
 }
 
 }  // namespace

@@ -17,36 +17,57 @@ struct Target {
 
 constexpr const char* kSigned = "^[+-]?[0-9]+$";
 constexpr const char* kUnsigned = "^[+]?[0-9]+$";
-constexpr const char* kFloat = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$";
+constexpr const char* kFloat = "^[+-]?(?:[0-9]+[.]?[0-9]*|[.][0-9]+)(?:[eE][+-]?[0-9]+)?$";
 constexpr Target kInt32{TypeKind::kInt64, kSigned, -2147483648LL, 2147483647LL};
 constexpr Target kInt64{TypeKind::kInt64, kSigned, 0, 0};
 constexpr Target kUInt32{TypeKind::kInt64, kUnsigned, 0, 4294967295LL};
 constexpr Target kUInt64{TypeKind::kInt64, kUnsigned, 0, 9223372036854775807LL};
 constexpr Target kFloat64{TypeKind::kFloat64, kFloat, 0, 0};
 
-// CASE WHEN s IS NULL THEN NULL WHEN matches(s) [AND SAFE_CAST(s) BETWEEN low AND high]
-// THEN SAFE_CAST(s) ELSE fallback END. SAFE_CAST is NULL beyond INT64.
+ast::ExprPtr Coalesce(ast::ExprPtr value, ast::ExprPtr fallback, ast::SourceSpan span) {
+  ast::ExprList args;
+  args.push_back(std::move(value));
+  args.push_back(std::move(fallback));
+  return Call("COALESCE", span, std::move(args));
+}
+
+// SAFE_CAST(REGEXP_EXTRACT(s, pattern) AS type): the value when the whole text is one (NULL
+// beyond INT64), else NULL. Reads s once.
+ast::ExprPtr Parsed(ast::ExprPtr s, const char* pattern, TypeKind kind, ast::SourceSpan span) {
+  ast::ExprList args;
+  args.push_back(std::move(s));
+  args.push_back(StringLiteral(pattern, span));
+  return SafeCast(Call("REGEXP_EXTRACT", span, std::move(args)), kind, span);
+}
+
+// The value, or `fallback` when s is not one; NULL when s is NULL (an argument that is never
+// NULL skips that test).
+ast::ExprPtr Finish(ast::Call& call, ast::ExprPtr value, ast::ExprPtr fallback) {
+  const ast::SourceSpan span = call.span;
+  const bool fallback_null = fallback->Is<ast::Literal>() &&
+                             fallback->As<ast::Literal>().literal_kind == ast::Literal::Kind::kNull;
+  ast::ExprPtr out =
+      fallback_null ? std::move(value) : Coalesce(std::move(value), std::move(fallback), span);
+  if (NeverNull(*call.args[0]) || fallback_null) return out;
+  return IfThen(IsNull(std::move(call.args[0]), false, span), NullLiteral(span), std::move(out),
+                span);
+}
+
 ast::ExprPtr Convert(ast::Call& call, const Target& t, ast::ExprPtr fallback) {
   const ast::SourceSpan span = call.span;
-  ast::ExprList match_args;
-  match_args.push_back(CopyOf(call, 0));
-  match_args.push_back(StringLiteral(t.pattern, span));
-  ast::ExprPtr valid = Call("REGEXP_CONTAINS", span, std::move(match_args));
+  ast::ExprPtr value;
   if (t.low < t.high) {
+    // In range or NULL: CASE WHEN v BETWEEN low AND high THEN v END.
     auto range = std::make_unique<ast::Between>(span);
-    range->operand = SafeCast(CopyOf(call, 0), t.kind, span);
+    range->operand = Parsed(CopyOf(call, 0), t.pattern, t.kind, span);
     range->low = IntLiteral(t.low, span);
     range->high = IntLiteral(t.high, span);
-    valid = Binary(ast::Binary::Op::kAnd, std::move(valid), std::move(range), span);
+    value = IfThen(std::move(range), Parsed(CopyOf(call, 0), t.pattern, t.kind, span),
+                   NullLiteral(span), span);
   } else {
-    valid = Binary(ast::Binary::Op::kAnd, std::move(valid),
-                   IsNull(SafeCast(CopyOf(call, 0), t.kind, span), true, span), span);
+    value = Parsed(CopyOf(call, 0), t.pattern, t.kind, span);
   }
-  auto out = std::make_unique<ast::Case>(span);
-  out->whens.push_back({IsNull(CopyOf(call, 0), false, span), NullLiteral(span)});
-  out->whens.push_back({std::move(valid), SafeCast(std::move(call.args[0]), t.kind, span)});
-  out->else_result = std::move(fallback);
-  return out;
+  return Finish(call, std::move(value), std::move(fallback));
 }
 
 ast::ExprPtr Zero(const Target& t, ast::SourceSpan span) {
@@ -57,24 +78,16 @@ ast::ExprPtr Zero(const Target& t, ast::SourceSpan span) {
 // Text ClickHouse reads as a DateTime: YYYY-MM-DD, YYYY-MM-DD hh:mm:ss, or with a 'T' between.
 ast::ExprPtr ConvertDateTime(ast::Call& call, ast::ExprPtr fallback) {
   const ast::SourceSpan span = call.span;
-  ast::ExprList match_args;
-  match_args.push_back(CopyOf(call, 0));
-  match_args.push_back(
-      StringLiteral("^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}:[0-9]{2})?$", span));
+  ast::ExprList extract_args;
+  extract_args.push_back(CopyOf(call, 0));
+  extract_args.push_back(
+      StringLiteral("^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[ T][0-9]{2}:[0-9]{2}:[0-9]{2})?$", span));
   ast::ExprList replace_args;
-  replace_args.push_back(CopyOf(call, 0));
+  replace_args.push_back(Call("REGEXP_EXTRACT", span, std::move(extract_args)));
   replace_args.push_back(StringLiteral("T", span));
   replace_args.push_back(StringLiteral(" ", span));
-  auto text = Call("REPLACE", span, std::move(replace_args));
-  auto value = SafeCast(std::move(text), TypeKind::kTimestamp, span);
-  auto out = std::make_unique<ast::Case>(span);
-  out->whens.push_back({IsNull(CopyOf(call, 0), false, span), NullLiteral(span)});
-  out->whens.push_back(
-      {Binary(ast::Binary::Op::kAnd, Call("REGEXP_CONTAINS", span, std::move(match_args)),
-              IsNull(Clone(*value), true, span), span),
-       std::move(value)});
-  out->else_result = std::move(fallback);
-  return out;
+  auto value = SafeCast(Call("REPLACE", span, std::move(replace_args)), TypeKind::kTimestamp, span);
+  return Finish(call, std::move(value), std::move(fallback));
 }
 
 }  // namespace

@@ -11,6 +11,10 @@ namespace lqe::clickhouse {
 // A copy of argument i, for a lowering that reads it more than once; refuses what Clone cannot
 // copy, by the function's name.
 ast::ExprPtr CopyOf(const ast::Call& call, std::size_t i);
+// Whether a lowered expression is never NULL: a literal other than NULL, an OTEL text column, or
+// COALESCE(..., literal) (map access). Lowerings skip their NULL arm for these, and read the
+// argument fewer times (each read of a map column computes it again).
+bool NeverNull(const ast::Expr& e);
 // The string literal argument i (a format, a JSON key); refuses anything else.
 const std::string& StringArg(const ast::Call& call, std::size_t i);
 

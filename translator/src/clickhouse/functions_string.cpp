@@ -42,7 +42,9 @@ ast::ExprPtr BytePosition(const ast::Call& call, bool fold_case) {
   auto before = Fn("SUBSTR", span, arg(0), IntLiteral(1, span),
                    Binary(ast::Binary::Op::kSub, chars(), IntLiteral(1, span), span));
   auto out = std::make_unique<ast::Case>(span);
-  out->whens.push_back({IsNull(chars(), false, span), NullLiteral(span)});
+  if (!NeverNull(*call.args[0]) || !NeverNull(*call.args[1])) {
+    out->whens.push_back({IsNull(chars(), false, span), NullLiteral(span)});
+  }
   out->whens.push_back(
       {Binary(ast::Binary::Op::kEq, chars(), IntLiteral(0, span), span), IntLiteral(0, span)});
   out->else_result = Binary(ast::Binary::Op::kAdd, Fn("BYTE_LENGTH", span, std::move(before)),
