@@ -8,14 +8,16 @@
 //
 // Environment (deploy/clickhouse.sh sets it): CLICKHOUSE_DSN (a migrated database with the
 // fixtures loaded), CLICKHOUSE_LQE (the lqe binary, for cases without their own PostgreSQL),
-// CLICKHOUSE_FILTER (only case ids containing it).
+// CLICKHOUSE_FILTER (only case ids containing it), CLICKHOUSE_SEED (the generator's seed; random
+// if unset, printed either way), CLICKHOUSE_COUNT (generated queries, default 120).
 const path = require('path');
 const { Session } = require('chdb');
 const pg = require('./lib/pg');
 const norm = require('./lib/normalise');
 const { load } = require('./lib/cases');
 const { toOtelRow, CREATE_TABLE, SOURCE_NAMES } = require('./lib/otel_mapping');
-const { translate } = require('./lib/lqe');
+const { translate, translateAll } = require('./lib/lqe');
+const { generate } = require('./lib/generator');
 
 const dsn = process.env.CLICKHOUSE_DSN;
 if (!dsn) {
@@ -86,7 +88,48 @@ function compare(c, ref, got) {
   return null;
 }
 
-function main() {
+// The generated queries: translated by lqe (several at a time), run in one psql session, each
+// compared with ClickHouse. A refusal is not a mismatch, but is printed with its message, which
+// must name what is refused. -> {passed, failed, refused}.
+async function runGenerated(session) {
+  const seed = Number(process.env.CLICKHOUSE_SEED || String(Math.floor(Math.random() * 2 ** 31)));
+  const count = Number(process.env.CLICKHOUSE_COUNT || '120');
+  console.log(`clickhouse: generator seed ${seed} (CLICKHOUSE_SEED=${seed} reproduces it), ${count} queries`);
+  const queries = generate(seed, count).filter((q) => q.id.includes(filter) || filter === '');
+  const translated = await translateAll(queries.map((q) => q.sql));
+  const runnable = queries.map((q, i) => ({ q, t: translated[i] })).filter((x) => x.t.ok);
+  const results = pg.queryBatch(dsn, runnable.map((x) => x.t.sql));
+  const got = new Map(runnable.map((x, i) => [x.q.id, results[i]]));
+  const totals = { passed: 0, failed: 0, refused: 0 };
+  queries.forEach((q, i) => {
+    const t = translated[i];
+    const ref = runReference(session, q.sql, {});
+    let why = null;
+    if (!t.ok) {
+      if (!ref.ok) {
+        why = `both refuse: reference ${ref.message}; lqe ${t.message}`;
+      } else if (/unsupported|not supported|supports|is BigQuery's/.test(t.message)) {
+        totals.refused++;
+        console.log(`REFUSED ${q.id}: ${t.message.split('\n')[0]}\n  ${q.sql}`);
+        return;
+      } else {
+        why = `lqe refused without naming what: ${t.message}`;
+      }
+    } else {
+      why = compare(q, ref, got.get(q.id));
+    }
+    if (why) {
+      totals.failed++;
+      console.log(`FAIL ${q.id}: ${why}\n  ${q.sql}`);
+    } else {
+      totals.passed++;
+    }
+  });
+  console.log(`clickhouse: generated ${queries.length}: ${totals.passed} passed, ${totals.failed} failed, ${totals.refused} refused`);
+  return totals;
+}
+
+async function main() {
   const session = new Session();
   const loaded = loadReference(session);
   const cases = load(path.join(__dirname, 'cases')).filter((c) => c.id.includes(filter));
@@ -110,10 +153,14 @@ function main() {
       passed++;
     }
   }
+  const generated = await runGenerated(session);
   if (typeof session.cleanup === 'function') session.cleanup();
   console.log(`clickhouse: ${loaded} events loaded into the reference, ${cases.length} cases (${refused} refusals as expected)`);
   console.log(`clickhouse: ${passed} passed, ${failed} failed`);
-  process.exit(failed > 0 || cases.length === 0 ? 1 : 0);
+  process.exit(failed > 0 || generated.failed > 0 || cases.length === 0 ? 1 : 0);
 }
 
-main();
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});

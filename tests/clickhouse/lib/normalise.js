@@ -15,7 +15,7 @@ function canonical(v) {
 function cell(v, chType) {
   if (v === null || v === undefined) return null;
   if (typeof v === 'boolean') {
-    if (chType && /^(Nullable\()?U?Int/.test(chType)) return v ? '1' : '0';
+    if (chType && /^((Nullable|LowCardinality)\()*U?Int/.test(chType)) return v ? '1' : '0';
     return v ? 'true' : 'false';
   }
   if (typeof v === 'object') return JSON.stringify(canonical(v));

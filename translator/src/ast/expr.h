@@ -241,6 +241,9 @@ struct Call : Expr {
   std::vector<OrderItem> order_by;  // inside the parentheses of an aggregate
   ExprPtr limit;                    // inside the parentheses of an aggregate
   std::optional<WindowSpec> over;   // OVER (...)
+  // ClickHouse's parametric aggregates, quantile(0.5)(x): the first parentheses (the second
+  // are `args`). Only the ClickHouse lowering reads them.
+  ExprList parameters;
 };
 
 // ARRAY[a, b], [a, b], ARRAY<T>[...], ARRAY(SELECT ...)

@@ -31,6 +31,10 @@ struct Query : QueryNode {
   std::vector<OrderItem> order_by;
   ExprPtr limit;
   ExprPtr offset;
+  // ClickHouse's LIMIT n BY e1, e2: the first n rows (in ORDER BY order) of each (e1, e2).
+  // Only the ClickHouse lowering reads them.
+  ExprPtr limit_by_count;
+  std::vector<ExprPtr> limit_by;
 };
 
 struct SelectItem {

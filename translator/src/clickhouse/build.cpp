@@ -39,6 +39,35 @@ ast::ExprPtr BoolLiteral(bool value, ast::SourceSpan span) {
   return lit;
 }
 
+ast::ExprPtr FloatLiteral(std::string text, ast::SourceSpan span) {
+  auto lit = std::make_unique<ast::Literal>(span);
+  lit->literal_kind = ast::Literal::Kind::kFloat;
+  lit->text = std::move(text);
+  return lit;
+}
+
+ast::ExprPtr NullLiteral(ast::SourceSpan span) {
+  auto lit = std::make_unique<ast::Literal>(span);
+  lit->literal_kind = ast::Literal::Kind::kNull;
+  return lit;
+}
+
+ast::ExprPtr IsNull(ast::ExprPtr operand, bool negated, ast::SourceSpan span) {
+  auto test = std::make_unique<ast::IsTest>(span);
+  test->operand = std::move(operand);
+  test->what = ast::IsTest::What::kNull;
+  test->negated = negated;
+  return test;
+}
+
+ast::ExprPtr IfThen(ast::ExprPtr condition, ast::ExprPtr then, ast::ExprPtr otherwise,
+                    ast::SourceSpan span) {
+  auto out = std::make_unique<ast::Case>(span);
+  out->whens.push_back({std::move(condition), std::move(then)});
+  out->else_result = std::move(otherwise);
+  return out;
+}
+
 namespace {
 
 ast::ExprPtr MakeCast(ast::ExprPtr operand, TypeKind kind, ast::SourceSpan span,
@@ -142,9 +171,71 @@ ast::ExprPtr Clone(const ast::Expr& e) {
         args.push_back(Clone(*a));
         if (!args.back()) return nullptr;
       }
+      ast::ExprList parameters;
+      for (const auto& p : from.parameters) {
+        parameters.push_back(Clone(*p));
+        if (!parameters.back()) return nullptr;
+      }
       auto out = Call(from.name.name, from.span, std::move(args));
+      out->As<ast::Call>().parameters = std::move(parameters);
       out->As<ast::Call>().star = from.star;
       out->As<ast::Call>().safe = from.safe;
+      return out;
+    }
+    case ast::NodeKind::kCase: {
+      const auto& from = e.As<ast::Case>();
+      auto out = std::make_unique<ast::Case>(from.span);
+      if (from.operand && !(out->operand = Clone(*from.operand))) return nullptr;
+      for (const auto& w : from.whens) {
+        auto condition = Clone(*w.condition);
+        auto result = Clone(*w.result);
+        if (!condition || !result) return nullptr;
+        out->whens.push_back({std::move(condition), std::move(result)});
+      }
+      if (from.else_result && !(out->else_result = Clone(*from.else_result))) return nullptr;
+      return out;
+    }
+    case ast::NodeKind::kIsTest: {
+      const auto& from = e.As<ast::IsTest>();
+      auto operand = Clone(*from.operand);
+      if (!operand) return nullptr;
+      auto out = std::make_unique<ast::IsTest>(from.span);
+      out->operand = std::move(operand);
+      out->what = from.what;
+      out->negated = from.negated;
+      return out;
+    }
+    case ast::NodeKind::kBetween: {
+      const auto& from = e.As<ast::Between>();
+      auto out = std::make_unique<ast::Between>(from.span);
+      out->operand = Clone(*from.operand);
+      out->low = Clone(*from.low);
+      out->high = Clone(*from.high);
+      if (!out->operand || !out->low || !out->high) return nullptr;
+      out->negated = from.negated;
+      return out;
+    }
+    case ast::NodeKind::kIn: {
+      const auto& from = e.As<ast::In>();
+      if (from.subquery || from.unnest_array) return nullptr;
+      auto out = std::make_unique<ast::In>(from.span);
+      out->operand = Clone(*from.operand);
+      if (!out->operand) return nullptr;
+      for (const auto& x : from.list) {
+        out->list.push_back(Clone(*x));
+        if (!out->list.back()) return nullptr;
+      }
+      out->negated = from.negated;
+      return out;
+    }
+    case ast::NodeKind::kLike: {
+      const auto& from = e.As<ast::Like>();
+      auto out = std::make_unique<ast::Like>(from.span);
+      out->operand = Clone(*from.operand);
+      out->pattern = Clone(*from.pattern);
+      if (!out->operand || !out->pattern) return nullptr;
+      out->negated = from.negated;
+      out->case_insensitive = from.case_insensitive;
       return out;
     }
     default:

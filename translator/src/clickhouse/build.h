@@ -15,6 +15,13 @@ ast::ExprPtr DatePart(std::string_view part, ast::SourceSpan span);
 ast::ExprPtr IntLiteral(long long value, ast::SourceSpan span);
 ast::ExprPtr StringLiteral(std::string value, ast::SourceSpan span);
 ast::ExprPtr BoolLiteral(bool value, ast::SourceSpan span);
+ast::ExprPtr FloatLiteral(std::string text, ast::SourceSpan span);
+ast::ExprPtr NullLiteral(ast::SourceSpan span);
+// `operand IS [NOT] NULL`
+ast::ExprPtr IsNull(ast::ExprPtr operand, bool negated, ast::SourceSpan span);
+// CASE WHEN condition THEN then ELSE otherwise END
+ast::ExprPtr IfThen(ast::ExprPtr condition, ast::ExprPtr then, ast::ExprPtr otherwise,
+                    ast::SourceSpan span);
 ast::ExprPtr SafeCast(ast::ExprPtr operand, TypeKind kind, ast::SourceSpan span);
 ast::ExprPtr Cast(ast::ExprPtr operand, TypeKind kind, ast::SourceSpan span);
 ast::ExprPtr Multiply(ast::ExprPtr left, ast::ExprPtr right, ast::SourceSpan span);

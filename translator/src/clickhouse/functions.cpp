@@ -3,11 +3,50 @@
 #include <utility>
 
 #include "clickhouse/build.h"
+#include "clickhouse/functions_internal.h"
 #include "lqe/base/ascii.h"
 #include "names.h"
 #include "translate_error.h"
 
 namespace lqe::clickhouse {
+
+ast::ExprPtr CopyOf(const ast::Call& call, std::size_t i) {
+  auto copy = Clone(*call.args[i]);
+  if (!copy) {
+    translator::Fail(
+        DiagCode::kUnsupported, call.args[i]->span,
+        call.name.name + " supports columns, map access, literals and plain calls as its argument");
+  }
+  return copy;
+}
+
+bool NeverNull(const ast::Expr& e) {
+  if (e.Is<ast::Literal>()) return e.As<ast::Literal>().literal_kind != ast::Literal::Kind::kNull;
+  if (e.Is<ast::Path>()) {
+    constexpr std::string_view kColumns[] = {
+        "id",           "timestamp", "source",  "event_message", "severity_text", "severity_number",
+        "service_name", "trace_id",  "span_id", "scope_name"};
+    const std::string& name = e.As<ast::Path>().parts.back().name;
+    for (const auto c : kColumns) {
+      if (ascii::EqualsIgnoreCase(name, c)) return true;
+    }
+    return false;
+  }
+  if (!e.Is<ast::Call>()) return false;
+  const auto& call = e.As<ast::Call>();
+  return ascii::EqualsIgnoreCase(call.name.name, "COALESCE") && !call.args.empty() &&
+         NeverNull(*call.args.back());
+}
+
+const std::string& StringArg(const ast::Call& call, std::size_t i) {
+  const ast::Expr& e = *call.args[i];
+  if (!e.Is<ast::Literal>() || e.As<ast::Literal>().literal_kind != ast::Literal::Kind::kString) {
+    translator::Fail(DiagCode::kUnsupported, e.span,
+                     call.name.name + " expects a string literal here");
+  }
+  return e.As<ast::Literal>().text;
+}
+
 namespace {
 
 using translator::Fail;
@@ -74,17 +113,6 @@ long long IntervalSeconds(const ast::Expr& arg) {
   Fail(DiagCode::kUnsupported, interval.unit.span,
        "toStartOfInterval supports SECOND, MINUTE, HOUR and DAY intervals, not " +
            interval.unit.name);
-}
-
-// The argument again, for a lowering that reads it more than once.
-ast::ExprPtr CopyOf(const ast::Call& call, std::size_t i) {
-  auto copy = Clone(*call.args[i]);
-  if (!copy) {
-    Fail(
-        DiagCode::kUnsupported, call.args[i]->span,
-        call.name.name + " supports columns, map access, literals and plain calls as its argument");
-  }
-  return copy;
 }
 
 ast::ExprPtr UnixSeconds(ast::ExprPtr t, ast::SourceSpan span) {
@@ -177,26 +205,6 @@ ast::ExprPtr LowerMultiIf(ast::Call& call) {
   return out;
 }
 
-// toInt32OrZero(s): s read as a whole number ([+-]digits, nothing around them) in Int32's range,
-// else 0.
-ast::ExprPtr LowerToInt32OrZero(ast::Call& call) {
-  const ast::SourceSpan span = call.span;
-  ast::ExprList match_args;
-  match_args.push_back(CopyOf(call, 0));
-  match_args.push_back(StringLiteral("^[+-]?[0-9]+$", span));
-  auto range = std::make_unique<ast::Between>(span);
-  range->operand = SafeCast(CopyOf(call, 0), TypeKind::kInt64, span);
-  range->low = IntLiteral(-2147483648LL, span);
-  range->high = IntLiteral(2147483647LL, span);
-  auto out = std::make_unique<ast::Case>(span);
-  out->whens.push_back(
-      {Binary(ast::Binary::Op::kAnd, Call("REGEXP_CONTAINS", span, std::move(match_args)),
-              std::move(range), span),
-       SafeCast(std::move(call.args[0]), TypeKind::kInt64, span)});
-  out->else_result = IntLiteral(0, span);
-  return out;
-}
-
 // match(s, re): whether the RE2 pattern matches anywhere in s.
 ast::ExprPtr LowerMatch(ast::Call& call) {
   return Call("REGEXP_CONTAINS", call.span, std::move(call.args));
@@ -218,10 +226,70 @@ constexpr Function kFunctions[] = {
     {"now", 0, 0, LowerNow},
     {"if", 3, 3, LowerIf},
     {"multiIf", 3, -1, LowerMultiIf},
-    {"toInt32OrZero", 1, 1, LowerToInt32OrZero},
     {"match", 2, 2, LowerMatch},
     {"toString", 1, 1, LowerToString},
+    // functions_aggregate.cpp
+    {"uniq", 1, -1, LowerUniq},
+    {"uniqExact", 1, -1, LowerUniq},
+    {"quantile", 1, 1, LowerQuantile},
+    {"quantiles", 1, 1, LowerQuantiles},
+    {"any", 1, 1, LowerAny},
+    {"argMax", 2, 2, LowerArgMax},
+    {"argMin", 2, 2, LowerArgMin},
+    {"groupArray", 1, 1, LowerGroupArray},
+    // functions_convert.cpp
+    {"toInt32OrZero", 1, 1, LowerToInt32OrZero},
+    {"toInt32OrNull", 1, 1, LowerToInt32OrNull},
+    {"toInt64OrZero", 1, 1, LowerToInt64OrZero},
+    {"toInt64OrNull", 1, 1, LowerToInt64OrNull},
+    {"toUInt32OrZero", 1, 1, LowerToUInt32OrZero},
+    {"toUInt32OrNull", 1, 1, LowerToUInt32OrNull},
+    {"toUInt64OrZero", 1, 1, LowerToUInt64OrZero},
+    {"toUInt64OrNull", 1, 1, LowerToUInt64OrNull},
+    {"toFloat64OrZero", 1, 1, LowerToFloat64OrZero},
+    {"toFloat64OrNull", 1, 1, LowerToFloat64OrNull},
+    {"toDateTimeOrZero", 1, 1, LowerToDateTimeOrZero},
+    {"toDateTimeOrNull", 1, 1, LowerToDateTimeOrNull},
+    // functions_string.cpp
+    {"position", 2, 2, LowerPosition},
+    {"positionCaseInsensitive", 2, 2, LowerPositionCaseInsensitive},
+    {"positionUTF8", 2, 2, LowerPositionUtf8},
+    {"lower", 1, 1, LowerLower},
+    {"upper", 1, 1, LowerUpper},
+    {"concat", 1, -1, LowerConcat},
+    {"substring", 2, 3, LowerSubstring},
+    {"substringUTF8", 2, 3, LowerSubstringUtf8},
+    {"length", 1, 1, LowerLength},
+    {"lengthUTF8", 1, 1, LowerLengthUtf8},
+    {"like", 2, 2, LowerLike},
+    {"ilike", 2, 2, LowerILike},
+    {"notLike", 2, 2, LowerNotLike},
+    {"notILike", 2, 2, LowerNotILike},
+    // functions_json.cpp
+    {"JSONExtractString", 2, -1, LowerJsonExtractString},
+    {"JSONExtractInt", 2, -1, LowerJsonExtractInt},
+    {"JSONExtractFloat", 2, -1, LowerJsonExtractFloat},
+    {"JSONExtractBool", 2, -1, LowerJsonExtractBool},
+    {"JSONHas", 2, -1, LowerJsonHas},
+    // functions_cond.cpp
+    {"mapContains", 2, 2, LowerMapContains},
+    {"has", 2, 2, LowerHas},
+    {"empty", 1, 1, LowerEmpty},
+    {"notEmpty", 1, 1, LowerNotEmpty},
+    {"coalesce", 1, -1, LowerCoalesce},
+    {"ifNull", 2, 2, LowerIfNull},
+    {"intDiv", 2, 2, LowerIntDiv},
+    // functions_time.cpp
+    {"toUnixTimestamp64Micro", 1, 1, LowerToUnixTimestamp64Micro},
+    {"formatDateTime", 2, 3, LowerFormatDateTime},
+    {"toStartOfFiveMinutes", 1, 1, LowerStartOfFiveMinutes},
+    {"toStartOfFifteenMinutes", 1, 1, LowerStartOfFifteenMinutes},
 };
+
+// The parametric aggregates: name(parameters)(arguments).
+bool Parametric(LowerFn f) {
+  return f == LowerQuantile || f == LowerQuantiles;
+}
 
 std::string ArityText(const Function& f) {
   if (f.max_args < 0) return "at least " + std::to_string(f.min_args);
@@ -249,6 +317,10 @@ ast::ExprPtr LowerCall(ast::Call& call) {
     if (call.over || !call.order_by.empty() || call.limit ||
         call.null_handling != ast::Call::NullHandling::kDefault || call.safe) {
       Fail(DiagCode::kUnsupported, call.span, std::string(f.name) + ": this form is not supported");
+    }
+    if (!call.parameters.empty() && !Parametric(f.lower)) {
+      Fail(DiagCode::kUnsupported, call.span,
+           std::string(f.name) + " takes no parameters: " + std::string(f.name) + "(...)(...)");
     }
     if (call.distinct && f.lower != LowerCount) {
       Fail(DiagCode::kUnsupported, call.span,

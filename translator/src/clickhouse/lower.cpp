@@ -22,14 +22,89 @@ class Lowering {
       Query(*cte.query);
       ctes_.push_back(cte.name.name);
     }
+    ast::ExprPtr limit_by = LimitBy(q);
     Body(*q.body);
-    for (auto& item : q.order_by) Expr(item.expr);
+    for (auto& item : q.order_by) {
+      Expr(item.expr);
+      // ClickHouse sorts NULLs last in both directions.
+      if (item.nulls == ast::OrderItem::Nulls::kDefault) item.nulls = ast::OrderItem::Nulls::kLast;
+    }
+    if (limit_by) q.body->As<ast::Select>().qualify = std::move(limit_by);
     if (q.limit) Expr(q.limit);
     if (q.offset) Expr(q.offset);
     ctes_.resize(outer);
   }
 
  private:
+  // The expression an ORDER BY or LIMIT BY item stands for: a select alias or position is that
+  // item's expression (copied before lowering).
+  static ast::ExprPtr Resolved(const ast::Expr& e, const ast::Select& s) {
+    if (e.Is<ast::Path>() && e.As<ast::Path>().parts.size() == 1) {
+      for (const auto& item : s.items) {
+        if (item.alias && item.alias->name == e.As<ast::Path>().parts[0].name && item.expr) {
+          return Clone(*item.expr);
+        }
+      }
+    }
+    if (e.Is<ast::Literal>() && e.As<ast::Literal>().literal_kind == ast::Literal::Kind::kInt) {
+      const long long position = std::stoll(e.As<ast::Literal>().text);
+      if (position >= 1 && position <= static_cast<long long>(s.items.size()) &&
+          s.items[position - 1].expr) {
+        return Clone(*s.items[position - 1].expr);
+      }
+    }
+    return Clone(e);
+  }
+
+  // LIMIT n BY e1, e2 as QUALIFY ROW_NUMBER() OVER (PARTITION BY e1, e2 ORDER BY <the query's
+  // ORDER BY>) <= n: the first n rows of each group in the query's order. Returns the lowered
+  // condition (nullptr without LIMIT BY).
+  ast::ExprPtr LimitBy(ast::Query& q) {
+    if (!q.limit_by_count) return nullptr;
+    const ast::SourceSpan span = q.limit_by_count->span;
+    const auto* n =
+        q.limit_by_count->Is<ast::Literal>() ? &q.limit_by_count->As<ast::Literal>() : nullptr;
+    if (n == nullptr || n->literal_kind != ast::Literal::Kind::kInt) {
+      Fail(DiagCode::kUnsupported, span, "LIMIT n BY needs a whole number n");
+    }
+    if (!q.body->Is<ast::Select>() || q.order_by.empty()) {
+      Fail(DiagCode::kUnsupported, span,
+           "LIMIT n BY is supported on one SELECT with an ORDER BY (its rows are otherwise "
+           "arbitrary)");
+    }
+    const auto& s = q.body->As<ast::Select>();
+    if (s.qualify) Fail(DiagCode::kUnsupported, span, "QUALIFY is BigQuery's");
+    auto row_number = std::make_unique<ast::Call>(span);
+    row_number->name = {"ROW_NUMBER", false, span};
+    ast::WindowSpec window;
+    window.span = span;
+    for (const auto& e : q.limit_by) {
+      window.partition_by.push_back(Resolved(*e, s));
+      if (!window.partition_by.back()) {
+        Fail(DiagCode::kUnsupported, e->span, "LIMIT BY supports columns and plain expressions");
+      }
+    }
+    for (const auto& item : q.order_by) {
+      auto e = Resolved(*item.expr, s);
+      if (!e) {
+        Fail(DiagCode::kUnsupported, item.expr->span,
+             "with LIMIT BY, ORDER BY supports columns and plain expressions");
+      }
+      window.order_by.push_back({std::move(e), item.descending,
+                                 item.nulls == ast::OrderItem::Nulls::kDefault
+                                     ? ast::OrderItem::Nulls::kLast
+                                     : item.nulls});
+    }
+    for (auto& e : window.partition_by) Expr(e);
+    for (auto& item : window.order_by) Expr(item.expr);
+    row_number->over = std::move(window);
+    auto limit = Binary(ast::Binary::Op::kLe, std::move(row_number),
+                        IntLiteral(std::stoll(n->text), span), span);
+    q.limit_by_count.reset();
+    q.limit_by.clear();
+    return limit;
+  }
+
   void Body(ast::QueryNode& node) {
     switch (node.kind) {
       case ast::NodeKind::kSelect:
@@ -151,6 +226,13 @@ class Lowering {
           Expr(b.left);
           Expr(b.right);
         }
+        // ClickHouse's / divides as floats, ±inf or nan on a zero divisor.
+        if (b.op == ast::Binary::Op::kDiv) {
+          ast::ExprList args;
+          args.push_back(std::move(b.left));
+          args.push_back(std::move(b.right));
+          e = Call("IEEE_DIVIDE", e->span, std::move(args));
+        }
         return;
       }
       case ast::NodeKind::kIsTest: {
@@ -194,6 +276,14 @@ class Lowering {
           Expr(w.result);
         }
         if (c.else_result) Expr(c.else_result);
+        return;
+      }
+      case ast::NodeKind::kArrayCtor: {
+        auto& array = e->As<ast::ArrayCtor>();
+        if (array.subquery || array.element_type) {
+          Fail(DiagCode::kUnsupported, e->span, "ARRAY(SELECT ...) and ARRAY<T> are BigQuery's");
+        }
+        for (auto& x : array.elements) Expr(x);
         return;
       }
       case ast::NodeKind::kInterval:

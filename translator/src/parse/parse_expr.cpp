@@ -428,6 +428,13 @@ ast::ExprPtr Parser::ParseKeywordExpr() {
     return ParseExists();
   }
   if (Is(TokenKind::kLParen, 1)) {
+    // ClickHouse names functions any(x), like(s, p) and ilike(s, p).
+    const bool clickhouse_function =
+        options_.dialect == lex::Dialect::kClickHouse && (is("ANY") || is("LIKE") || is("ILIKE"));
+    if (clickhouse_function) {
+      ast::Identifier name = IdentifierFrom(Next());
+      return ParseCall(std::move(name), false, tok.begin);
+    }
     for (std::string_view fn : kKeywordFunctions) {
       if (is(fn)) {
         ast::Identifier name = IdentifierFrom(Next());

@@ -404,6 +404,15 @@ std::vector<ast::OrderItem> Parser::ParseOrderByList() {
 void Parser::ParseLimit(ast::Query& query) {
   if (AcceptKeyword("LIMIT")) {
     query.limit = ParseExpr();
+    // ClickHouse: LIMIT n BY e1, e2 [LIMIT m [OFFSET k]].
+    if (options_.dialect == lex::Dialect::kClickHouse && AcceptKeyword("BY")) {
+      query.limit_by_count = std::move(query.limit);
+      do {
+        query.limit_by.push_back(ParseExpr());
+      } while (Accept(TokenKind::kComma));
+      if (!AcceptKeyword("LIMIT")) return;
+      query.limit = ParseExpr();
+    }
     if (AcceptWord("OFFSET")) {
       query.offset = ParseExpr();
     }

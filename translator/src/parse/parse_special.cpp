@@ -64,6 +64,15 @@ ast::ExprPtr Parser::ParseCall(ast::Identifier name, bool safe, std::uint32_t be
     ParseCallArgs(*call);
   }
   ExpectClose(TokenKind::kRParen, open);
+  // ClickHouse's parametric aggregates: quantile(0.5)(x).
+  if (options_.dialect == lex::Dialect::kClickHouse && Is(TokenKind::kLParen) && !call->star &&
+      !call->distinct && call->order_by.empty() && !call->limit) {
+    call->parameters = std::move(call->args);
+    call->args.clear();
+    const lex::Token& args_open = Next();
+    ParseCallArgs(*call);
+    ExpectClose(TokenKind::kRParen, args_open);
+  }
   if (AcceptKeyword("OVER")) {
     call->over = ParseWindowSpec(true);
   }

@@ -139,15 +139,16 @@ Value EmitAnyValue(Emitter& e, const ast::Call& call) {
   NoLimit(call);
   Value x = e.EmitExpr(*call.args[0]);
   // BigQuery's ANY_VALUE skips NULLs; PG 15 has no any_value.
-  x.sql =
-      "(array_agg(" + x.sql + ") FILTER (WHERE " + x.sql + " IS NOT NULL)" + Over(e, call) + ")[1]";
+  x.sql = "(array_agg(" + Typed(x) + ") FILTER (WHERE " + x.sql + " IS NOT NULL)" + Over(e, call) +
+          ")[1]";
   x.loose_int = false;
   return x;
 }
 
 Value EmitArrayAgg(Emitter& e, const ast::Call& call) {
   const Value x = e.EmitExpr(*call.args[0]);
-  std::string sql = Agg(e, call, "array_agg", DistinctOrderedArg(call, x));
+  const std::string arg = DistinctOrderedArg(call, x);
+  std::string sql = Agg(e, call, "array_agg", arg == x.sql ? Typed(x) : arg);
   if (call.limit) {  // never with OVER: the dispatcher refuses that
     sql = "(" + sql + ")[1:" + e.EmitExpr(*call.limit).sql + "]";
   }
@@ -325,7 +326,7 @@ Value EmitMaxMinBy(Emitter& e, const ast::Call& call) {
   // ANY_VALUE(x HAVING MAX y): rows whose y is NULL are ignored.
   const std::string key = IsKind(y.type, K::kString) ? y.sql + " COLLATE \"C\"" : y.sql;
   const bool max = Upper(call.name.name) == "MAX_BY";
-  return MakeValue("(array_agg(" + x.sql + " ORDER BY " + key + (max ? " DESC" : "") +
+  return MakeValue("(array_agg(" + Typed(x) + " ORDER BY " + key + (max ? " DESC" : "") +
                        ") FILTER (WHERE " + y.sql + " IS NOT NULL))[1]",
                    x.type);
 }
