@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
@@ -108,6 +109,28 @@ asio::awaitable<void> WriteEarlyError(Server::Impl& server, const GatewayState& 
   co_await WriteResponse(connection, response, 11, false, head);
 }
 
+// After an early error the client may still be sending the request (a body over the limit):
+// closing with its bytes unread makes the kernel reset the connection, and a reset can reach the
+// client before it reads the answer. So stop sending, then read and discard until the client
+// closes, for at most `limit_ms` and 64 MiB, as nginx's lingering close does.
+template <typename Stream>
+asio::awaitable<void> LingerBeforeClose(Connection<Stream>& connection, int limit_ms) {
+  constexpr std::size_t kMaxDiscard = std::size_t{64} << 20;
+  boost::system::error_code ec;
+  connection.Socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  if (ec) co_return;
+  connection.deadline->ExpiresAfter(std::chrono::milliseconds(limit_ms));
+  std::array<char, 16384> discard{};
+  std::size_t total = 0;
+  while (total < kMaxDiscard) {
+    auto [read_error, n] = co_await connection.Socket().async_read_some(
+        asio::buffer(discard), asio::as_tuple(asio::use_awaitable));
+    if (read_error) break;
+    total += n;
+  }
+  connection.deadline->Clear();
+}
+
 // After a header_limit error the parser has consumed the start line if it was complete, so
 // the unread bytes begin with the method ("GET /...") only when the request line itself was
 // too long.
@@ -145,6 +168,7 @@ asio::awaitable<void> AnswerReadError(Server::Impl& server, const GatewayState& 
   }
   if (error) {
     co_await WriteEarlyError(server, state, connection, parser, *error);
+    co_await LingerBeforeClose(connection, std::min(state.config.write_timeout_ms, 5000));
   }
 }
 
