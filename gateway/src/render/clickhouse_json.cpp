@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include "lqe/gateway/redact.h"
 #include "lqe/gateway/render.h"
@@ -40,9 +41,11 @@ void AppendClickHouseValue(std::string& out, const Type& type, std::optional<std
         return;
       }
       break;  // infinity / -infinity: as text
-    case TypeKind::kInt64:
-      AppendJsonString(out, *text);
+    case TypeKind::kFloat64: {
+      const double d = std::strtod(std::string(*text).c_str(), nullptr);
+      AppendJsonDouble(out, d);  // NaN and infinities: null
       return;
+    }
     case TypeKind::kJson:
     case TypeKind::kRecord:
     case TypeKind::kArray:
