@@ -376,7 +376,7 @@ TEST_F(OtelEndpointTest, UnifiedLogs) {
                               "logs\nWHERE " +
                               LogTypeWhere() + "\nORDER BY timestamp DESC, id\n";
   auto rows = Query(row_sql);
-  ASSERT_EQ(rows.size(), 7u);  // e1-e3, p1, p2, a1; f1's function_logs is not a unified type
+  ASSERT_EQ(rows.size(), 6u);  // e1-e3, p1, p2, a1; f1's function_logs is not a unified type
   std::map<std::string, boost::json::object> by_id;
   for (const auto& r : rows) by_id[std::string(r.at("id").as_string())] = r.as_object();
   ASSERT_EQ(by_id.count("f1"), 0u);
