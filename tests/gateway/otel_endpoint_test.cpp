@@ -109,13 +109,22 @@ std::string UnifiedCountQuery() {
       "logs\nWHERE " +
       LogTypeWhere() + "\n";
   for (const auto& [type, predicate] : kLogTypes) {
-    sql += " UNION ALL \nSELECT 'log_type' AS dimension, '" + type + "' AS value, countIf(" +
-           predicate + ") AS count\nFROM logs\nWHERE 1\n";
+    sql.append(" UNION ALL \nSELECT 'log_type' AS dimension, '")
+        .append(type)
+        .append("' AS value, countIf(")
+        .append(predicate)
+        .append(") AS count\nFROM logs\nWHERE 1\n");
   }
   for (const char* level : {"success", "warning", "error"}) {
-    sql += std::string(" UNION ALL \nSELECT 'level' AS dimension, '") + level +
-           "' AS value, countIf((" + kLevelExpr + ") = '" + level +
-           "') AS count\nFROM logs\nWHERE " + LogTypeWhere() + "\n";
+    sql.append(" UNION ALL \nSELECT 'level' AS dimension, '")
+        .append(level)
+        .append("' AS value, countIf((")
+        .append(kLevelExpr)
+        .append(") = '")
+        .append(level)
+        .append("') AS count\nFROM logs\nWHERE ")
+        .append(LogTypeWhere())
+        .append("\n");
   }
   sql += " UNION ALL (" + FacetCountQuery("method", kMethod) + ")";
   sql += " UNION ALL (" + FacetCountQuery("status", kStatusExpr) + ")";
