@@ -164,9 +164,14 @@ Subject FromSql(const TranslateArgs& args) {
   return subject;
 }
 
-// The consumer query as the server reads it: a non-empty sql wins over lql; empty means none.
-std::optional<ConsumerQuery> Consumer(const TranslateArgs& args) {
-  if (!args.sql.empty()) return ConsumerQuery{ConsumerQuery::Language::kSql, args.sql};
+// The consumer query as the server reads it: a non-empty sql (in the endpoint's language) wins
+// over lql; empty means none.
+std::optional<ConsumerQuery> Consumer(const TranslateArgs& args, const Subject& subject) {
+  if (!args.sql.empty()) {
+    return ConsumerQuery{subject.endpoint ? gateway::ConsumerSqlLanguage(*subject.endpoint)
+                                          : ConsumerQuery::Language::kSql,
+                         args.sql};
+  }
   if (!args.lql.empty()) return ConsumerQuery{ConsumerQuery::Language::kLql, args.lql};
   return std::nullopt;
 }
@@ -205,7 +210,7 @@ int Run(const TranslateArgs& args) {
   const Subject subject = !args.config.empty()          ? FromConfig(args)
                           : !args.endpoint_file.empty() ? FromEndpointFile(args)
                                                         : FromSql(args);
-  const std::optional<ConsumerQuery> consumer = Consumer(args);
+  const std::optional<ConsumerQuery> consumer = Consumer(args, subject);
   if (subject.endpoint && !consumer) {
     Print(*subject.endpoint->translation);  // the stored translation the server runs
     return 0;

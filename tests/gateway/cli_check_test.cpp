@@ -79,7 +79,11 @@ TEST(CheckCliTest, AGoodConfigListsItsEndpoints) {
   EXPECT_NE(r.out.find("logs.all (6f1f5a2e-2b5d-4a47-9c36-0f2a8d7b1c01): ok, 3 bound parameters"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("config ok: 6 endpoints, 0 API keys\n"), std::string::npos) << r.out;
+  // The ClickHouse-language endpoint is checked in its own language.
+  EXPECT_NE(r.out.find("logs.all.otel (6f1f5a2e-2b5d-4a47-9c36-0f2a8d7b1c02): ok, "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("config ok: 7 endpoints, 0 API keys\n"), std::string::npos) << r.out;
 }
 
 // Postgres unreachable and no catalogue_file: the check runs on the catalogue built into lqe and
@@ -91,7 +95,7 @@ TEST(CheckCliTest, WorksOfflineWithTheBuiltInCatalogue) {
                                lqe::testing::SourcePath("sql") + "\n");
   const testing::CliResult r = RunLqeCommand("check --config " + ShellQuote(config));
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("config ok: 6 endpoints, 0 API keys\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("config ok: 7 endpoints, 0 API keys\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.err.rfind("lqe check: field catalogue not read from Postgres (", 0), 0) << r.err;
   EXPECT_NE(r.err.find("); using the built-in field catalogue\n"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -116,6 +116,41 @@ TEST_F(TranslateCliTest, StoredUsageCountsAsTheServerRunsIt) {
             ServerSql(base + "&sql=" + Encode(sql)));
 }
 
+// A `language: clickhouse` endpoint: its stored query and callers' sql are ClickHouse SQL, in
+// the CLI as in the server.
+TEST_F(TranslateCliTest, ClickHouseEndpointFollowsItsLanguage) {
+  const std::string sql =
+      "SELECT toStartOfMinute(timestamp) AS t, countIf(log_attributes['level'] = 'error') AS e "
+      "FROM logs WHERE source = 'edge_logs' GROUP BY t ORDER BY t";
+  const std::string base = "/api/endpoints/query/logs.all.otel?project=p";
+  EXPECT_EQ(CliSql("--endpoint logs.all.otel"), ServerSql(base));
+  EXPECT_EQ(CliSql("--endpoint logs.all.otel --sql " + ShellQuote(sql)),
+            ServerSql(base + "&sql=" + Encode(sql)));
+  const testing::CliResult file = RunLqeCommand(
+      "translate --endpoint-file " +
+      ShellQuote(lqe::testing::SourcePath("sql/logs.all.otel.yaml")) + " --sql " + ShellQuote(sql));
+  ASSERT_EQ(file.status, 0) << file.err;
+  EXPECT_NE(file.out.find("\n-- columns\nt TIMESTAMP\ne INT64\n"), std::string::npos) << file.out;
+  // BigQuery SQL is refused there, with its position, as the server refuses it.
+  const std::string bigquery = "SELECT TIMESTAMP_TRUNC(timestamp, MINUTE) AS t FROM logs";
+  const testing::CliResult refused =
+      RunLqeCommand("translate --config " + ShellQuote(config_) +
+                    " --endpoint logs.all.otel --sql " + ShellQuote(bigquery));
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_NE(refused.err.find("unsupported ClickHouse function TIMESTAMP_TRUNC"), std::string::npos)
+      << refused.err;
+  ServerSql(base + "&sql=" + Encode(bigquery), 400);
+  EXPECT_NE(last_response_.body.find("unsupported ClickHouse function TIMESTAMP_TRUNC"),
+            std::string::npos)
+      << last_response_.body;
+  // An endpoint names its own dialect.
+  const testing::CliResult dialect =
+      RunLqeCommand("translate --config " + ShellQuote(config_) +
+                    " --endpoint logs.all.otel --dialect clickhouse");
+  EXPECT_EQ(dialect.status, 2);
+  EXPECT_NE(dialect.err.find("an endpoint declares its own dialect"), std::string::npos);
+}
+
 TEST_F(TranslateCliTest, InlineEndpointsWork) {
   const std::string base = "/api/endpoints/query/inline.sandboxed?project=p";
   EXPECT_EQ(CliSql("--endpoint inline.plain"),
@@ -159,7 +194,7 @@ TEST_F(TranslateCliTest, UnknownEndpointAndMisusedOptionsAreRefused) {
       {"--config " + ShellQuote(config_) + " --endpoint nope",
        "lqe translate: no endpoint named nope in " + config_ +
            " (endpoints: functions.combined-stats, functions.req-stats, functions.resource-usage, "
-           "inline.plain, inline.sandboxed, logs.all, usage.api-counts, "
+           "inline.plain, inline.sandboxed, logs.all, logs.all.otel, usage.api-counts, "
            "usage.api-requests-count)\n"},
       {"--config " + ShellQuote(config_), "lqe translate: --config needs --endpoint NAME\n"},
       {"--endpoint logs.all", "lqe translate: --endpoint needs --config\n"},
@@ -193,7 +228,7 @@ TEST_F(TranslateCliTest, AMisspeltEndpointGetsTheNearestName) {
       RunLqeCommand("translate --config " + ShellQuote(config_) + " --endpoint zzzzzzzz");
   EXPECT_NE(far.err.find("(endpoints: functions.combined-stats, functions.req-stats, "
                          "functions.resource-usage, inline.plain, inline.sandboxed, logs.all, "
-                         "usage.api-counts, usage.api-requests-count)\n"),
+                         "logs.all.otel, usage.api-counts, usage.api-requests-count)\n"),
             std::string::npos)
       << far.err;
 }

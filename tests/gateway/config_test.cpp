@@ -457,7 +457,8 @@ TEST(ConfigTest, OneEndpointFileLoadsOnItsOwn) {
             bad +
                 ":3: unknown key 'sandbx' in endpoint; did you mean 'sandbox'? (allowed: id, "
                 "name, description, query, query_file, max_rows, cache_seconds, "
-                "cache_warming_seconds, cache_warming_timeout_ms, sandbox, redact_pii, params)\n" +
+                "cache_warming_seconds, cache_warming_timeout_ms, sandbox, redact_pii, params, "
+                "language)\n" +
                 bad + ":4: max_rows must be an integer");
   auto missing = LoadEndpointFile((dir.path() / "none.yaml").string());
   ASSERT_TRUE(std::holds_alternative<ConfigErrors>(missing));

@@ -94,9 +94,10 @@ TEST(EnvConfigTest, StackEnvironmentAloneIsAConfig) {
   EXPECT_EQ(c.catalogue_file, lqe::testing::SourcePath("schema/catalogue_seed.tsv"));
   std::vector<std::string> names;
   for (const auto& e : c.endpoints) names.push_back(e->name);
-  EXPECT_EQ(names, (std::vector<std::string>{"functions.combined-stats", "functions.req-stats",
-                                             "functions.resource-usage", "logs.all",
-                                             "usage.api-counts", "usage.api-requests-count"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"functions.combined-stats", "functions.req-stats",
+                                      "functions.resource-usage", "logs.all.otel", "logs.all",
+                                      "usage.api-counts", "usage.api-requests-count"}));
   // Tokens are kept as their SHA-256, like a YAML key's sha256.
   const ApiKey* pub = KeyNamed(c, kPublicTokenKeyName);
   const ApiKey* priv = KeyNamed(c, kPrivateTokenKeyName);
@@ -179,13 +180,14 @@ TEST(EnvConfigTest, VariablesOverrideAndAugmentTheFile) {
   EXPECT_EQ(FindApiKey(c.api_keys, "file-token"), nullptr);
   EXPECT_EQ(FindApiKey(c.api_keys, "pub-token"), KeyNamed(c, kPublicTokenKeyName));
   EXPECT_EQ(FindApiKey(c.api_keys, "ops-token"), KeyNamed(c, "ops"));
-  // LQE_ENDPOINTS_DIR adds its six endpoints; the file's endpoint of the same name is kept.
-  ASSERT_EQ(c.endpoints.size(), 7u);
+  // LQE_ENDPOINTS_DIR adds its seven endpoints; the file's endpoint of the same name is kept.
+  ASSERT_EQ(c.endpoints.size(), 8u);
   std::vector<std::string> names;
   for (const auto& e : c.endpoints) names.push_back(e->name);
   EXPECT_EQ(names, (std::vector<std::string>{"mine", "logs.all", "functions.combined-stats",
                                              "functions.req-stats", "functions.resource-usage",
-                                             "usage.api-counts", "usage.api-requests-count"}));
+                                             "logs.all.otel", "usage.api-counts",
+                                             "usage.api-requests-count"}));
   for (const auto& e : c.endpoints) {
     if (e->name == "logs.all") {
       EXPECT_EQ(e->query, "select 2");
@@ -200,7 +202,7 @@ TEST(EnvConfigTest, FileMayLeaveOutWhatTheEnvironmentSupplies) {
   Config c = Load(path, Env(StackEnv()), &errors);
   ASSERT_TRUE(errors.empty()) << Joined(errors);
   EXPECT_EQ(c.pool_size, 2);
-  EXPECT_EQ(c.endpoints.size(), 6u);  // every stored endpoint under sql/
+  EXPECT_EQ(c.endpoints.size(), 7u);  // every stored endpoint under sql/
   // Without the environment the same file is refused, as before.
   errors.clear();
   Load(path, Env({}), &errors);

@@ -445,15 +445,21 @@ TranslateOptions EndpointTranslateOptions(const EndpointDef& endpoint, const Cat
                                           std::chrono::system_clock::time_point now) {
   TranslateOptions options;
   options.catalog = &catalog;
+  options.dialect = endpoint.language;
   for (const auto& [name, def] : endpoint.params) options.params[name] = ParamSqlType(def.type);
   options.consumer = std::move(consumer);
   options.now = now;
   return options;
 }
 
+ConsumerQuery::Language ConsumerSqlLanguage(const EndpointDef& endpoint) {
+  return endpoint.language == SqlDialect::kClickHouse ? ConsumerQuery::Language::kClickHouseSql
+                                                      : ConsumerQuery::Language::kSql;
+}
+
 std::string SandboxRefusal(const EndpointDef& endpoint, ConsumerQuery::Language language) {
   if (endpoint.sandbox) return "";
-  const char* which = language == ConsumerQuery::Language::kSql ? "sql" : "lql";
+  const char* which = language == ConsumerQuery::Language::kLql ? "lql" : "sql";
   return std::string("endpoint ") + endpoint.name + " does not accept a " + which +
          " parameter (sandboxing is off)";
 }

@@ -60,8 +60,16 @@ ParamDef ParseParam(Problems& problems, const std::string& file, const std::stri
   return def;
 }
 
+SqlDialect ParseLanguage(const std::string& file, const YAML::Node& node) {
+  const std::string language = GetString(file, node, "language");
+  if (language == "bigquery") return SqlDialect::kBigQuery;
+  if (language == "clickhouse") return SqlDialect::kClickHouse;
+  Fail(file, node, "unknown language '" + language + "' (allowed: bigquery, clickhouse)");
+}
+
 void ParseSettings(Problems& problems, const std::string& file, const YAML::Node& node,
                    EndpointDef& e) {
+  if (node["language"]) e.language = ParseLanguage(file, node["language"]);
   if (node["max_rows"]) {
     e.max_rows = static_cast<int>(GetInt(file, node["max_rows"], "max_rows", 1, 1000000));
   }
@@ -94,10 +102,10 @@ void ParseSettings(Problems& problems, const std::string& file, const YAML::Node
 }
 
 std::string Version(const EndpointDef& e) {
-  std::string text = e.query + '\0' + std::to_string(e.max_rows) + '\0' +
-                     std::to_string(e.cache_seconds) + '\0' +
-                     std::to_string(e.cache_warming_seconds.value_or(-1)) + '\0' +
-                     (e.sandbox ? "s" : "-") + (e.redact_pii ? "r" : "-");
+  std::string text =
+      e.query + '\0' + std::to_string(e.max_rows) + '\0' + std::to_string(e.cache_seconds) + '\0' +
+      std::to_string(e.cache_warming_seconds.value_or(-1)) + '\0' + (e.sandbox ? "s" : "-") +
+      (e.redact_pii ? "r" : "-") + (e.language == SqlDialect::kClickHouse ? "c" : "");
   for (const auto& [name, def] : e.params) {
     text += '\0' + name + ':' + std::string(ParamTypeName(def.type)) + ':' +
             (def.required ? "1" : "0") + ':' + def.default_value.value_or("\x01");
@@ -111,10 +119,10 @@ std::string Version(const EndpointDef& e) {
 
 std::shared_ptr<EndpointDef> ParseEndpoint(Problems& problems, const std::string& file,
                                            const YAML::Node& node) {
-  CheckKeys(
-      problems, file, node, "endpoint",
-      {"id", "name", "description", "query", "query_file", "max_rows", "cache_seconds",
-       "cache_warming_seconds", "cache_warming_timeout_ms", "sandbox", "redact_pii", "params"});
+  CheckKeys(problems, file, node, "endpoint",
+            {"id", "name", "description", "query", "query_file", "max_rows", "cache_seconds",
+             "cache_warming_seconds", "cache_warming_timeout_ms", "sandbox", "redact_pii", "params",
+             "language"});
   auto e = std::make_shared<EndpointDef>();
   e->file = file;
   e->line = LineOf(node);

@@ -14,6 +14,7 @@
 #include "lqe/gateway/redact.h"
 #include "lqe/gateway/render.h"
 #include "lqe/regex.h"
+#include "render/clickhouse_json.h"
 
 namespace lqe::gateway {
 namespace {
@@ -165,8 +166,10 @@ std::vector<std::size_t> SortedColumns(const Translation& t, std::size_t count) 
   return order;
 }
 
-// Writes {"result":[...]} straight from the result rows, in one pass.
-std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact) {
+// Writes {"result":[...]} straight from the result rows, in one pass; a ClickHouse endpoint's
+// values as ClickHouse's JSON output writes them.
+std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact,
+                       SqlDialect language) {
   // One allocation for the whole body: the values' text plus room for keys and wrapping.
   std::size_t estimate = 16;
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -191,7 +194,11 @@ std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact
       const OutputColumn& column = t.columns[order[k]];
       AppendJsonString(body, column.name);
       body.push_back(':');
-      AppendValue(body, *column.type, rows.Cell(r, order[k]), redact);
+      if (language == SqlDialect::kClickHouse) {
+        AppendClickHouseValue(body, *column.type, rows.Cell(r, order[k]), redact);
+      } else {
+        AppendValue(body, *column.type, rows.Cell(r, order[k]), redact);
+      }
     }
     body.push_back('}');
   }
@@ -200,8 +207,9 @@ std::string RenderBody(const Translation& t, const ResultRows& rows, bool redact
 }
 
 // gzip_level 0: no compressed copy (the client does not want one and it is not cached).
-ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact, int gzip_level) {
-  std::string body = RenderBody(t, r.rows, redact);
+ResultPtr RenderResult(const Translation& t, const QueryResult& r, bool redact, int gzip_level,
+                       SqlDialect language) {
+  std::string body = RenderBody(t, r.rows, redact, language);
   std::string gzip_body;
   if (gzip_level > 0 && body.size() >= 1024) gzip_body = Gzip(body, gzip_level);
   return MakeCachedResult(body, gzip_body, r.truncated);
@@ -247,7 +255,7 @@ std::variant<std::shared_ptr<const Translation>, GatewayError> ChooseTranslation
   const EndpointDef& e = *p.endpoint;
   if (!p.params.sql && !p.params.lql) return e.translation;
   ConsumerQuery consumer;
-  consumer.language = p.params.sql ? ConsumerQuery::Language::kSql : ConsumerQuery::Language::kLql;
+  consumer.language = p.params.sql ? ConsumerSqlLanguage(e) : ConsumerQuery::Language::kLql;
   consumer.text = p.params.sql ? *p.params.sql : *p.params.lql;
   TranslateOptions options =
       EndpointTranslateOptions(e, *context.state->catalog, consumer, context.now());
@@ -343,7 +351,7 @@ Response RunPrepared(const Request& request, const Prepared& p, Context& context
       if (r.status != QueryStatus::kOk) {
         return FromQueryFailure(r, e, timeout_ms, translation->pg_sql, metrics);
       }
-      return RenderResult(*translation, r, redact, gzip_level);
+      return RenderResult(*translation, r, redact, gzip_level, e.language);
     };
   };
   Loader loader = make_loader(config.statement_timeout_ms);

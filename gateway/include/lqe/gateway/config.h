@@ -44,6 +44,9 @@ struct EndpointDef {
   std::optional<int> cache_warming_timeout_ms;
   bool sandbox = false;
   bool redact_pii = false;
+  // `language:` of the stored query (and of callers' sandboxed `sql`); a ClickHouse endpoint's
+  // results are also rendered as ClickHouse's JSON output writes them (docs/clickhouse.md).
+  SqlDialect language = SqlDialect::kBigQuery;
   std::map<std::string, ParamDef, std::less<>> params;
   std::string version;  // digest of everything that affects results; part of cache keys
   std::shared_ptr<const Translation> translation;  // the stored query, translated at load
@@ -231,6 +234,8 @@ TranslateOptions EndpointTranslateOptions(
     const EndpointDef& endpoint, const Catalog& catalog,
     std::optional<ConsumerQuery> consumer = std::nullopt,
     std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+// The language of a caller's `sql` on this endpoint: the endpoint's own.
+ConsumerQuery::Language ConsumerSqlLanguage(const EndpointDef& endpoint);
 // Why the server refuses a request's sql/lql for this endpoint ("" when it is sandboxed).
 std::string SandboxRefusal(const EndpointDef& endpoint, ConsumerQuery::Language language);
 // The SQL type the translator sees for a parameter type.
