@@ -44,12 +44,13 @@ function query(dsn, sql, params = []) {
 
 // Many queries without parameters in one psql session (a connection costs more than a small
 // query): -> one result per query, as query() gives it. A failing query is caught in PL/pgSQL
-// and reported as its result (so is one running past timeoutMs); the others still run.
-function queryBatch(dsn, sqls, timeoutMs = 10000) {
+// and reported as its result (so is one running past timeoutMs: OTHERS does not cover
+// query_canceled, which would end the whole session); the others still run.
+function queryBatch(dsn, sqls, timeoutMs = 60000) {
   const run = `CREATE FUNCTION pg_temp.lqe_run(q text) RETURNS text LANGUAGE plpgsql AS $f$
     DECLARE r text;
     BEGIN EXECUTE q INTO r; RETURN r;
-    EXCEPTION WHEN others THEN RETURN 'ERROR: ' || SQLERRM; END $f$;`;
+    EXCEPTION WHEN others OR query_canceled THEN RETURN 'ERROR: ' || SQLERRM; END $f$;`;
   const statements = sqls.map((sql) => {
     if (sql.includes('$lqe$')) throw new Error('queryBatch: a query contains $lqe$');
     return `SELECT replace(pg_temp.lqe_run($lqe$${rowsStatement(sql)}$lqe$), E'\n', ' ');`;
