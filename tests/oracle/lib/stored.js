@@ -20,13 +20,18 @@ function endpointFiles(root) {
 }
 
 // -> [{name, file, sql, params: {name: {type, required, default}}}]
+// BigQuery-dialect endpoints only: ClickHouse ones (language: clickhouse) are judged by
+// ClickHouse itself (tests/clickhouse), not by ZetaSQL.
 function loadEndpoints(root) {
-  return endpointFiles(root).map((file) => {
+  const endpoints = [];
+  for (const file of endpointFiles(root)) {
     const def = yaml.load(fs.readFileSync(file, 'utf8'));
     if (!def || !def.name) throw new Error(`${file}: no endpoint name`);
+    if ((def.language || 'bigquery') !== 'bigquery') continue;
     const sql = def.query !== undefined ? def.query : fs.readFileSync(path.resolve(path.dirname(file), def.query_file), 'utf8');
-    return { name: def.name, file: path.relative(root, file), sql, params: def.params || {} };
-  });
+    endpoints.push({ name: def.name, file: path.relative(root, file), sql, params: def.params || {} });
+  }
+  return endpoints;
 }
 
 // The tables a query names: `logs.<table>`.
