@@ -180,4 +180,48 @@ TEST_F(OtelView, TheGatewayRoleReadsIt) {
   EXPECT_EQ(tx.exec1("SELECT count(*) FROM logs.otel WHERE source = 'auth_logs'")[0].as<int>(), 8);
 }
 
+// logs.otel_attribute (one key of log_attributes, read without the map) agrees with the map on
+// every key of every fixture event, and on documents where a key is reachable by more than one
+// path: the deepest path wins, then the greatest.
+TEST_F(OtelView, OneAttributeReadsAsTheMapHoldsIt) {
+  const std::string documents =
+      "SELECT project, extra, metadata FROM (VALUES "
+      "('p', '{\"a.b\": 1, \"a\": {\"b\": 2}}'::jsonb, '{}'::jsonb), "
+      "('p', '{\"a\": {\"b.c\": \"x\"}, \"a.b\": {\"c\": \"y\"}}', '{}'), "
+      "('p', '{\"a\": {\"b\": null}, \"a.b\": 5}', '{}'), "
+      "('p', '{\"a\": {\"b\": {\"c\": 1}}}', '{\"a\": 3}'), "
+      "(NULL, '{\"project\": \"q\"}', '{}'), ('p', '{}', '{\"project\": \"r\"}'), "
+      "('p', '{\"x\": [1, 2], \"y\": true, \"z\": 1.50, \"s\": \"{text\", \"o\": {\"k\": \"v\"}}', "
+      "'{\"request\": {\"method\": \"GET\", \"h\": {\"a.b\": \"c\"}}}'), "
+      "('p', '{\"\": {\"a\": 1}}', '{\"q\": {\"\": 2}}')) AS d(project, extra, metadata) "
+      "UNION ALL SELECT (attributes_event).* FROM logs.otel_events";
+  const std::string keys =
+      "SELECT k FROM (VALUES ('a.b'), ('a'), ('a.b.c'), ('project'), ('x'), ('y'), ('z'), ('s'), "
+      "('o'), ('o.k'), ('request.h.a.b'), ('request.h'), ('missing.x'), (''), ('.a'), ('q.')) "
+      "AS k(k) UNION SELECT jsonb_object_keys(log_attributes) FROM logs.otel";
+  EXPECT_GT(std::stoi(One("SELECT count(*) FROM (" + keys + ") k")), 30);
+  EXPECT_EQ(One("SELECT count(*) FROM (" + documents + ") d, (" + keys +
+                ") k WHERE logs.otel_attribute(ROW(d.project, d.extra, d.metadata)::"
+                "logs.otel_event, k.k) IS DISTINCT FROM "
+                "logs.otel_log_attributes(d.project, d.extra, d.metadata) ->> k.k"),
+            "0");
+  EXPECT_EQ(One("SELECT logs.otel_attribute(ROW('p', '{\"a.b\": 1, \"a\": {\"b\": 2}}', '{}')::"
+                "logs.otel_event, 'a.b')"),
+            "2");
+}
+
+// A key found where its dots say is read with a few jsonb operators on the row's own columns:
+// the planner inlines logs.otel_attribute, and the map is not built.
+TEST_F(OtelView, OneAttributeIsInlinedIntoJsonbOperators) {
+  const auto plan = Rows(
+      "EXPLAIN (VERBOSE) SELECT count(*) FROM logs.otel_events WHERE source = 'edge_logs' AND "
+      "logs.otel_attribute(attributes_event, 'request.method') = 'GET'");
+  std::string text;
+  for (const auto& row : plan) text += row[0] + "\n";
+  EXPECT_NE(text.find("#>> '{request,method}'"), std::string::npos) << text;
+  EXPECT_EQ(text.find("otel_attribute("), std::string::npos) << text;
+  EXPECT_EQ(text.find("otel_log_attributes"), std::string::npos) << text;
+  EXPECT_EQ(text.find("otel_flatten"), std::string::npos) << text;
+}
+
 }  // namespace

@@ -70,12 +70,31 @@ function firstOf(event, paths) {
 }
 
 // Nested objects to dotted keys, scalars and arrays as text, null left out.
-function flatten(obj, prefix = '', out = {}) {
+// A key reachable by more than one path (a key with a dot in it, {"a.b": 1} next to
+// {"a": {"b": 2}}) keeps the value of the deepest path, then of the greatest path (keys compared
+// bytewise, one by one): lqe's documented precedence (docs/clickhouse.md).
+function comparePaths(a, b) {
+  if (a.length !== b.length) return a.length - b.length;
+  for (let i = 0; i < a.length; i++) {
+    const c = Buffer.compare(Buffer.from(a[i]), Buffer.from(b[i]));
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+function flatten(obj, path = [], out = {}, paths = {}) {
   for (const [k, v] of Object.entries(obj)) {
-    const key = prefix ? `${prefix}.${k}` : k;
+    const p = [...path, k];
     if (v === null) continue;
-    if (typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
-    else out[key] = asText(v);
+    if (typeof v === 'object' && !Array.isArray(v)) {
+      flatten(v, p, out, paths);
+      continue;
+    }
+    const key = p.join('.');
+    if (paths[key] === undefined || comparePaths(p, paths[key]) > 0) {
+      out[key] = asText(v);
+      paths[key] = p;
+    }
   }
   return out;
 }

@@ -145,6 +145,15 @@ ast::ExprPtr Clone(const ast::Expr& e) {
       u->operand = std::move(operand);
       return u;
     }
+    case ast::NodeKind::kInterval: {
+      const auto& from = e.As<ast::Interval>();
+      auto value = Clone(*from.value);
+      if (!value) return nullptr;
+      auto out = std::make_unique<ast::Interval>(from.span);
+      out->value = std::move(value);
+      out->unit = from.unit;
+      return out;
+    }
     case ast::NodeKind::kBinary: {
       const auto& from = e.As<ast::Binary>();
       auto left = Clone(*from.left);

@@ -57,7 +57,7 @@ const SourceSchema& OtelRelation() {
     SourceSchema s;
     s.name = "otel";
     s.pg_schema = "logs";
-    s.pg_table = "otel";
+    s.pg_table = "otel_events";
     s.row = Type::Record({{"id", text},
                           {"timestamp", Type::Scalar(TypeKind::kTimestamp)},
                           {"project", text},
@@ -137,6 +137,13 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
     if (s != nullptr) {
       table_sql = QuoteIdent(s->pg_schema) + "." + QuoteIdent(s->pg_table);
       var.columns = RowColumns(*s);
+      if (s == &OtelRelation()) {
+        // logs.otel_attribute reads one key of the map from this column (migration 020).
+        for (auto& c : var.columns) {
+          if (names::EqualsIgnoreCase(c.name, "log_attributes"))
+            c.event_column = "attributes_event";
+        }
+      }
       source_rows_.push_back(s->row);
     }
   }

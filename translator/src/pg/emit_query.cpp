@@ -203,7 +203,10 @@ QueryOut Emitter::FinishOutput(std::vector<SelectItemOut>& items, bool final_out
     out.columns.back().not_null =
         !item.value.not_null_sql.empty() && item.value.sql == item.value.not_null_sql;
   }
-  if (pass_promoted && !final_output) PassPromoted(items, select_sql, out);
+  if (pass_promoted && !final_output) {
+    PassPromoted(items, select_sql, out);
+    PassEvents(items, select_sql, out);
+  }
   return out;
 }
 
@@ -229,6 +232,21 @@ void Emitter::PassPromoted(std::vector<SelectItemOut>& items, std::vector<std::s
     for (const auto& h : hidden) select_sql.push_back(v.promoted_row + "." + QuoteIdent(h));
     out.columns[i].promoted = v.promoted;
     return;
+  }
+}
+
+void Emitter::PassEvents(const std::vector<SelectItemOut>& items,
+                         std::vector<std::string>& select_sql, QueryOut& out) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Value& v = items[i].value;
+    if (v.event_sql.empty() || v.event_sql == v.sql || v.event_for != v.sql) continue;
+    // Named after its map column; a result column of that name leaves the map without it.
+    const std::string hidden = out.columns[i].name + "$event";
+    bool taken = false;
+    for (const auto& c : out.columns) taken = taken || names::EqualsIgnoreCase(c.name, hidden);
+    if (taken) continue;
+    select_sql.push_back(v.event_sql + " AS " + QuoteIdent(hidden));
+    out.columns[i].event_column = hidden;
   }
 }
 

@@ -150,6 +150,9 @@ class Emitter {
   // Appends the promoted columns of the first item that is a log row's metadata as it is stored.
   void PassPromoted(std::vector<SelectItemOut>& items, std::vector<std::string>& select_sql,
                     QueryOut& out);
+  // The same for logs.otel's log_attributes: its logs.otel_event as a hidden column.
+  static void PassEvents(const std::vector<SelectItemOut>& items,
+                         std::vector<std::string>& select_sql, QueryOut& out);
 
   // FROM (emit_from.cpp)
   std::string EmitFrom(const ast::FromItem& item, std::vector<std::string>& conditions);

@@ -91,6 +91,23 @@ Value JsonDoc(Emitter& e, const ast::Call& call) {
 }  // namespace
 
 Value EmitJsonValue(Emitter& e, const ast::Call& call) {
+  // JSON_VALUE(log_attributes['key']) on logs.otel: that key read from the row's documents
+  // (logs.otel_attribute, inlined by the planner) instead of from the whole flattened map.
+  if (call.args.size() == 1 && call.args[0]->Is<ast::Subscript>()) {
+    const auto& sub = call.args[0]->As<ast::Subscript>();
+    // A column path only, so that reading it twice (here and below) binds nothing twice.
+    const bool key = sub.mode == ast::Subscript::Mode::kBare && sub.base->Is<ast::Path>() &&
+                     sub.index->Is<ast::Literal>() &&
+                     sub.index->As<ast::Literal>().literal_kind == ast::Literal::Kind::kString;
+    if (key) {
+      const Value map = e.EmitExpr(*sub.base);
+      if (!map.event_sql.empty() && map.event_for == map.sql) {
+        return MakeValue("logs.otel_attribute(" + map.event_sql + ", " +
+                             QuoteLiteral(sub.index->As<ast::Literal>().text) + ")",
+                         K::kString);
+      }
+    }
+  }
   const Value doc = JsonDoc(e, call);
   return MakeValue("bq.json_scalar(" + doc.sql + " #> " + JsonPath(call) + ")", K::kString);
 }

@@ -74,6 +74,10 @@ Value ColumnValue(const RangeVar& var, const Column& c) {
   v.json_array = c.json_array;
   v.path = c.name;
   if (c.not_null) v.not_null_sql = v.sql;
+  if (!c.event_column.empty()) {
+    v.event_sql = var.pg_alias + "." + QuoteIdent(c.event_column);
+    v.event_for = v.sql;
+  }
   if (c.single_record) {
     v.single_sql = v.sql;
     v.sql = "jsonb_build_array(" + v.single_sql + ")";

@@ -45,6 +45,11 @@ struct Value {
   // conditions. Each is (the row's qualifier, the condition).
   std::vector<std::pair<std::string, std::string>> implied = {};
   std::string implied_for = {};  // the `sql` they were set for (see row_for)
+  // logs.otel's log_attributes (or a copy of it through a CTE or derived table): the SQL of its
+  // row's logs.otel_event, from which logs.otel_attribute reads one key without building the
+  // map. Valid while `sql` is still exactly `event_for`.
+  std::string event_sql = {};
+  std::string event_for = {};
 };
 
 // The row conditions `v` implies, unless an expression built on it changed its SQL.
@@ -68,6 +73,8 @@ struct Column {
   bool single_record = false;  // holds the one element of a REPEATED record (see single_sql)
   const PromotedColumns* promoted = nullptr;  // a log table's metadata with promoted fields
   bool not_null = false;  // never NULL: a log table's NOT NULL "timestamp", or a copy of one
+  // logs.otel's log_attributes: the PG column (of the same row) holding its logs.otel_event.
+  std::string event_column = {};
 };
 
 // One FROM item visible by name.
