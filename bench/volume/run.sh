@@ -14,6 +14,7 @@
 # the same DIR only run the queries (the data is relative to its build time, so the "last hour"
 # is representative for about an hour after the build; the age is printed).
 # LQE_BIN overrides the binary (default build/lqe). Otherwise a throwaway PostgreSQL 15 cluster.
+# QUERY_SET=otel runs bench/volume/otel.sh (Studio's OTEL queries) instead of queries.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source deploy/lib/pg-cluster.sh
@@ -88,7 +89,8 @@ elif [ "${PROMOTE:-}" = 0 ]; then
   psql "$DSN" -q -c "UPDATE logs.promoted_fields SET backfilled = false WHERE source = 'edge'"
 fi
 
-bash bench/volume/queries.sh "$DSN" "$REPS"
+# QUERY_SET=otel: Studio's OTEL queries on logs.all.otel against their BigQuery twins instead.
+bash "bench/volume/${QUERY_SET:-queries}.sh" "$DSN" "$REPS"
 echo "load average after the queries: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Ingest cost of the rollups: the same events into fresh databases, with and without them.
