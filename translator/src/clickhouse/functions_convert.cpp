@@ -53,6 +53,14 @@ ast::ExprPtr Finish(ast::Call& call, ast::ExprPtr value, ast::ExprPtr fallback) 
                 span);
 }
 
+// REGEXP_CONTAINS(s, pattern).
+ast::ExprPtr Matches(ast::ExprPtr s, const char* pattern, ast::SourceSpan span) {
+  ast::ExprList args;
+  args.push_back(std::move(s));
+  args.push_back(StringLiteral(pattern, span));
+  return Call("REGEXP_CONTAINS", span, std::move(args));
+}
+
 ast::ExprPtr Convert(ast::Call& call, const Target& t, ast::ExprPtr fallback) {
   const ast::SourceSpan span = call.span;
   ast::ExprPtr value;
@@ -66,6 +74,22 @@ ast::ExprPtr Convert(ast::Call& call, const Target& t, ast::ExprPtr fallback) {
                    NullLiteral(span), span);
   } else {
     value = Parsed(CopyOf(call, 0), t.pattern, t.kind, span);
+  }
+  if (t.kind == TypeKind::kInt64) {
+    // Up to nine digits is a value of every integer type: regular-expression matches and a plain
+    // cast, the common case (a status code), instead of the exact path above (SAFE_CAST, a
+    // PL/pgSQL call, twice for a range), which only longer digit strings take. The cast reads
+    // the match, not the text: PostgreSQL folds a cast of a constant (a literal, a parameter)
+    // while planning even in a CASE arm that is not taken.
+    const char* short_number = t.pattern == kSigned ? "^[+-]?[0-9]{1,9}$" : "^[+]?[0-9]{1,9}$";
+    ast::ExprList extract;
+    extract.push_back(CopyOf(call, 0));
+    extract.push_back(StringLiteral(short_number, span));
+    value = IfThen(Matches(CopyOf(call, 0), short_number, span),
+                   Cast(Call("REGEXP_EXTRACT", span, std::move(extract)), TypeKind::kInt64, span),
+                   IfThen(Matches(CopyOf(call, 0), t.pattern, span), std::move(value),
+                          NullLiteral(span), span),
+                   span);
   }
   return Finish(call, std::move(value), std::move(fallback));
 }
