@@ -30,7 +30,8 @@ if [[ $mode == prebuilt ]]; then
     "$CONTEXT"
 else
   lqe_build_context "$CONTEXT"
-  lqe_podman_build -f "$CONTEXT/deploy/container/Dockerfile" -t "$IMAGE" "$CONTEXT"
+  lqe_podman_build -f "$CONTEXT/deploy/container/Dockerfile" -t "$IMAGE" \
+    --build-arg "LQE_GIT_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$CONTEXT"
 fi
 size=$(lqe_podman image inspect --format '{{.Size}}' "$IMAGE")
 echo "build-image: $IMAGE ($mode) built in $((SECONDS - started))s, $((size / 1000000)) MB"

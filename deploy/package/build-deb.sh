@@ -29,6 +29,8 @@ done
 VERSION=$(bash deploy/package/check-version.sh)
 if [[ -n $prebuilt && ! -x build/lqe ]]; then fail "build/lqe is missing (deploy/build.sh)"; fi
 
+# For `lqe --version`: the source copy has no .git, so debian/rules passes this to CMake.
+LQE_GIT_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 TMP=$(mktemp -d /tmp/lqe-deb.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 SRC=$TMP/lqe-$VERSION
@@ -37,6 +39,7 @@ say "dpkg-buildpackage in $SRC ${prebuilt:+(packaging build/lqe)}"
 (
   cd "$SRC"
   if [[ -n $prebuilt ]]; then export LQE_PREBUILT_BINARY=$ROOT/build/lqe; fi
+  export LQE_GIT_COMMIT
   dpkg-buildpackage -us -uc -b >"$TMP/dpkg-buildpackage.log" 2>&1
 ) || { tail -40 "$TMP/dpkg-buildpackage.log" >&2; fail "dpkg-buildpackage"; }
 DEB=$TMP/lqe_${VERSION}_amd64.deb
@@ -77,6 +80,10 @@ fi
 say "systemd-analyze verify passes"
 out=$("$ROOTFS/usr/bin/lqe" --version) || fail "lqe --version exited $?"
 [[ $out == *"$VERSION"* ]] || fail "lqe --version printed '$out', not $VERSION"
+# Compiled here, the binary names this commit (a --prebuilt one names the commit it was built at).
+if [[ -z $prebuilt && $LQE_GIT_COMMIT != unknown && $out != *"$LQE_GIT_COMMIT"* ]]; then
+  fail "lqe --version printed '$out', not the commit $LQE_GIT_COMMIT"
+fi
 say "lqe --version from the unpacked package: $out"
 # Without a config file the unpacked binary finds the stored endpoints installed beside it.
 env -u LQE_CONFIG -u LQE_DATABASE_URL -u POSTGRES_BACKEND_URL -u DB_HOSTNAME -u LQE_ENDPOINTS_DIR \
