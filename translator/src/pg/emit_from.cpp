@@ -140,8 +140,9 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
       if (s == &OtelRelation()) {
         // logs.otel_attribute reads one key of the map from this column (migration 020).
         for (auto& c : var.columns) {
-          if (names::EqualsIgnoreCase(c.name, "log_attributes"))
+          if (names::EqualsIgnoreCase(c.name, "log_attributes")) {
             c.event_column = "attributes_event";
+          }
         }
       }
       source_rows_.push_back(s->row);
