@@ -1,6 +1,16 @@
-# Timing helpers of the volume benchmark, sourced by bench/volume/queries.sh and otel.sh. They
-# read GATEWAY_DSN (the gateway role's login), REPS (interleaved rounds) and TMP (a scratch dir);
-# measure appends one markdown row to ROWS and prints it on stderr.
+# The volume benchmark's common part, sourced by bench/volume/queries.sh and otel.sh after they
+# set DSN (an owner login on the bench database) and REPS (interleaved rounds): LQE (the binary),
+# TMP (a scratch dir, removed on exit), GATEWAY_DSN (the gateway role's login), iso and the timing
+# helpers; measure appends one markdown row to ROWS and prints it on stderr.
+
+LQE=${LQE_BIN:-$PWD/build/lqe}
+TMP=$(mktemp -d /tmp/lqe-volume-queries.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+ROLE=$(psql "$DSN" -Atc "SELECT name FROM logs.gateway_role")
+GATEWAY_DSN=$(echo "$DSN" | sed "s|//postgres@|//$ROLE@|")
+echo "gateway role $ROLE: jit $(psql "$GATEWAY_DSN" -Atc 'SHOW jit'), work_mem $(psql "$GATEWAY_DSN" -Atc 'SHOW work_mem')"
+# ISO 8601 UTC of `interval` ago, e.g. iso '1 hour'.
+iso() { psql "$DSN" -Atc "SELECT to_char((now() - interval '$1') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"; }
 
 # One psql session per measurement, as a pooled gateway connection: a first EXECUTE warms the
 # session (plpgsql helpers compiled), then every timed EXECUTE plans and runs the query again.

@@ -12,13 +12,7 @@ cd "$(dirname "$0")/../.."
 
 DSN=$1
 REPS=$2
-LQE=${LQE_BIN:-$PWD/build/lqe}
-TMP=$(mktemp -d /tmp/lqe-volume-otel.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-
-ROLE=$(psql "$DSN" -Atc "SELECT name FROM logs.gateway_role")
-GATEWAY_DSN=$(echo "$DSN" | sed "s|//postgres@|//$ROLE@|")
-source bench/volume/measure.sh
+source bench/volume/measure.sh  # LQE, TMP, GATEWAY_DSN, iso, measure
 
 mkdir -p "$TMP/endpoints"
 cp sql/logs.all.yaml sql/logs.all.sql sql/logs.all.otel.yaml sql/logs.all.otel.sql "$TMP/endpoints/"
@@ -26,7 +20,6 @@ printf 'database:\n  dsn: %s\ncatalogue_file: %s\nendpoints_dir: %s\n' "$DSN" \
   "$PWD/schema/catalogue_seed.tsv" "$TMP/endpoints" >"$TMP/gateway.yaml"
 # The caller's sql in the endpoint's sandbox, as the gateway runs it ($1 project, $2 start, $3 end).
 translated() { "$LQE" translate --config "$TMP/gateway.yaml" --endpoint "$1" --sql "$2" | sed '/^-- params/,$d'; }
-iso() { psql "$DSN" -Atc "SELECT to_char((now() - interval '$1') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"; }
 
 # Studio's edge_logs page: Logs.utils.otel.ts (OTEL) and Logs.utils.ts (BigQuery).
 OTEL_ROWS="SELECT id, timestamp, event_message, log_attributes['identifier'] AS identifier, log_attributes['request.method'] AS method, log_attributes['request.path'] AS path, log_attributes['request.search'] AS search, log_attributes['response.status_code'] AS status_code FROM logs WHERE source = 'edge_logs' ORDER BY timestamp DESC LIMIT 100"

@@ -11,18 +11,13 @@ cd "$(dirname "$0")/../.."
 
 DSN=$1
 REPS=$2
-LQE=${LQE_BIN:-$PWD/build/lqe}
-TMP=$(mktemp -d /tmp/lqe-volume-queries.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-
-ROLE=$(psql "$DSN" -Atc "SELECT name FROM logs.gateway_role")
-GATEWAY_DSN=$(echo "$DSN" | sed "s|//postgres@|//$ROLE@|")
-echo "gateway role $ROLE: jit $(psql "$GATEWAY_DSN" -Atc 'SHOW jit'), work_mem $(psql "$GATEWAY_DSN" -Atc 'SHOW work_mem')"
+# LQE, TMP, GATEWAY_DSN, iso; time_sql, stats and measure (ROWS): one psql session per
+# measurement, interleaved rounds.
+source bench/volume/measure.sh
 
 # The chart's project: the generated reference with the most requests after "default".
 PROJECT_REF=$(psql "$DSN" -Atc "SELECT project FROM logs.edge_p$(date -u +%Y%m%d) WHERE project <> 'default'
   GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
-iso() { psql "$DSN" -Atc "SELECT to_char((now() - interval '$1') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"; }
 HOUR_AGO=$(iso '1 hour')
 THREE_HOURS_AGO=$(iso '3 hours')
 TWO_HOURS_AGO=$(iso '2 hours')
@@ -48,9 +43,6 @@ on_columns() {
   sed -e "s/(metadata->'response'->>'status_code')::int/p_response_status_code_max/g" \
     -e "s/metadata->'request'->>'method'/p_request_method_max/g" -e "s/metadata->'request'->>'path'/p_request_path_max/g"
 }
-
-# time_sql, stats and measure (ROWS): one psql session per measurement, interleaved rounds.
-source bench/volume/measure.sh
 
 # usage.api-counts: the shipped query (rollup) against hand-written SQL on the raw rows, per
 # interval: window and bucket as the endpoint defines them.
