@@ -61,6 +61,26 @@ ast::ExprPtr Matches(ast::ExprPtr s, const char* pattern, ast::SourceSpan span) 
   return Call("REGEXP_CONTAINS", span, std::move(args));
 }
 
+// Whether `e` reads a column somewhere (then PostgreSQL cannot fold it while planning). Kinds not
+// listed answer false, which only costs the slower safe form.
+bool ReadsAColumn(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::NodeKind::kPath:
+      return true;
+    case ast::NodeKind::kSubscript:
+      return ReadsAColumn(*e.As<ast::Subscript>().base);
+    case ast::NodeKind::kCall:
+      for (const auto& a : e.As<ast::Call>().args) {
+        if (ReadsAColumn(*a)) return true;
+      }
+      return false;
+    case ast::NodeKind::kBinary:
+      return ReadsAColumn(*e.As<ast::Binary>().left) || ReadsAColumn(*e.As<ast::Binary>().right);
+    default:
+      return false;
+  }
+}
+
 ast::ExprPtr Convert(ast::Call& call, const Target& t, ast::ExprPtr fallback) {
   const ast::SourceSpan span = call.span;
   ast::ExprPtr value;
@@ -78,15 +98,19 @@ ast::ExprPtr Convert(ast::Call& call, const Target& t, ast::ExprPtr fallback) {
   if (t.kind == TypeKind::kInt64) {
     // Up to nine digits is a value of every integer type: regular-expression matches and a plain
     // cast, the common case (a status code), instead of the exact path above (SAFE_CAST, a
-    // PL/pgSQL call, twice for a range), which only longer digit strings take. The cast reads
-    // the match, not the text: PostgreSQL folds a cast of a constant (a literal, a parameter)
-    // while planning even in a CASE arm that is not taken.
+    // PL/pgSQL call, twice for a range), which only longer digit strings take. Text that reads
+    // no column is cast through its match: PostgreSQL folds a cast of a constant (a literal, a
+    // parameter) while planning, even in a CASE arm that is not taken.
     const char* short_number = t.pattern == kSigned ? "^[+-]?[0-9]{1,9}$" : "^[+]?[0-9]{1,9}$";
-    ast::ExprList extract;
-    extract.push_back(CopyOf(call, 0));
-    extract.push_back(StringLiteral(short_number, span));
+    ast::ExprPtr digits = CopyOf(call, 0);
+    if (!ReadsAColumn(*call.args[0])) {
+      ast::ExprList extract;
+      extract.push_back(std::move(digits));
+      extract.push_back(StringLiteral(short_number, span));
+      digits = Call("REGEXP_EXTRACT", span, std::move(extract));
+    }
     value = IfThen(Matches(CopyOf(call, 0), short_number, span),
-                   Cast(Call("REGEXP_EXTRACT", span, std::move(extract)), TypeKind::kInt64, span),
+                   Cast(std::move(digits), TypeKind::kInt64, span),
                    IfThen(Matches(CopyOf(call, 0), t.pattern, span), std::move(value),
                           NullLiteral(span), span),
                    span);
