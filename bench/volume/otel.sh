@@ -7,6 +7,8 @@
 #
 # Usage: bench/volume/otel.sh DSN REPS   (DSN: an owner login on a database built by
 # bench/volume/dataset.sh; bench/volume/run.sh runs it with QUERY_SET=otel)
+# WINDOWS='1 hour,1 day' limits the windows (default: all three); RUNS=N timed runs of each query
+# per round (default 3): the seven-day charts take about a minute a run at 10M rows.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -40,10 +42,13 @@ BQ_FACET="select 'method' as dimension, request.method as value, count(*) as cou
 declare -A OTEL_BUCKET=(['1 hour']=toStartOfMinute ['1 day']=toStartOfHour ['7 days']=toStartOfDay)
 declare -A BQ_BUCKET=(['1 hour']=minute ['1 day']=hour ['7 days']=day)
 P3="text, text, text"
-for window in '1 hour' '1 day' '7 days'; do
+RUNS=${RUNS:-3}
+IFS=, read -r -a windows <<<"${WINDOWS:-1 hour,1 day,7 days}"
+for window in "${windows[@]}"; do
   params="('default', '$(iso "$window")', '')"
   pair() {
-    measure "$1, last $window" "ratio 1.2" 3 3 "$P3" "$params" "$(translated logs.all.otel "$2")" \
+    measure "$1, last $window" "ratio 1.2" "$RUNS" "$RUNS" "$P3" "$params" \
+      "$(translated logs.all.otel "$2")" \
       "$params" "$(translated logs.all "$3")"
   }
   pair rows "$OTEL_ROWS" "$BQ_ROWS"
@@ -54,7 +59,7 @@ for window in '1 hour' '1 day' '7 days'; do
 done
 
 echo
-echo "project default; $REPS interleaved rounds of 3 timed runs each"
+echo "project default; $REPS interleaved rounds of $RUNS timed runs each"
 echo
 echo "| Studio query | logs.all.otel (ClickHouse) median (p95) ms | logs.all (BigQuery) median (p95) ms | vs goal |"
 echo "|---|---|---|---|"
