@@ -141,3 +141,11 @@ COMMENT ON VIEW logs.otel_events IS
   'logs of ClickHouse-dialect queries.';
 
 GRANT SELECT ON logs.otel_events TO lqe_gateway;
+
+-- The planner tries to inline every column of every branch of the view while planning any query
+-- on it, and these two always fail after the work (jsonb_build_object is not immutable): a SET
+-- clause makes it skip them, which takes milliseconds off planning. At run time they are called
+-- as before.
+ALTER FUNCTION logs.otel_log_attributes(text, jsonb, jsonb) SET search_path = logs, pg_catalog;
+ALTER FUNCTION logs.otel_resource_attributes(text, jsonb, jsonb)
+  SET search_path = logs, pg_catalog;
