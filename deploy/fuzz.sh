@@ -24,10 +24,7 @@ BUILD="$ROOT/build-fuzz"
 # coroutines ("Cannot represent a difference across sections", llvm-project issue 49689).
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=function -fno-sanitize-recover=all"
 SAN+=" -fno-omit-frame-pointer"
-# -O1 with line tables, as libFuzzer's documentation suggests: a faster build than -O2 -g, and
-# the reports still name the lines.
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DLQE_FUZZ=ON -DLQE_WERROR=OFF -DLQE_TESTS=OFF -DLQE_BENCH=OFF \
   -DCMAKE_CXX_FLAGS="$SAN" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 
