@@ -4,7 +4,7 @@
 # helpers; measure appends one markdown row to ROWS and prints it on stderr.
 
 LQE=${LQE_BIN:-$PWD/build/lqe}
-TMP=$(mktemp -d /tmp/lqe-volume-queries.XXXXXX)
+TMP=$(mktemp -d /tmp/lqe-volume-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 ROLE=$(psql "$DSN" -Atc "SELECT name FROM logs.gateway_role")
 GATEWAY_DSN=$(echo "$DSN" | sed "s|//postgres@|//$ROLE@|")

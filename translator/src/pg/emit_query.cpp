@@ -239,7 +239,7 @@ void Emitter::PassEvents(const std::vector<SelectItemOut>& items,
                          std::vector<std::string>& select_sql, QueryOut& out) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Value& v = items[i].value;
-    if (v.event_sql.empty() || v.event_sql == v.sql || v.event_for != v.sql) continue;
+    if (v.event_sql.empty() || v.event_for != v.sql) continue;
     // Named after its map column; a result column of that name leaves the map without it.
     const std::string hidden = out.columns[i].name + "$event";
     bool taken = false;
