@@ -14,11 +14,15 @@ _pg_as_owner() {
   fi
 }
 
-# pg_free_port: prints a TCP port on 127.0.0.1 that nothing listens on.
+# pg_free_port: prints a TCP port on 127.0.0.1 that nothing listens on. It picks below the
+# kernel's ephemeral range: a port inside it can be taken, between this check and the server's
+# bind, as the local end of any outgoing connection (the server's own to PostgreSQL included).
 pg_free_port() {
-  local port
+  local port low=32768
+  read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+  ((low > 12000)) || low=32768
   for _ in $(seq 1 200); do
-    port=$((20000 + RANDOM % 40000))
+    port=$((10000 + RANDOM % (low - 10000)))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return 0

@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -20,10 +22,35 @@ extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX, for
 
 namespace lqe::gateway::testing {
 
+namespace {
+
+// The low end of the kernel's ephemeral range (from which outgoing connections take their ports).
+int EphemeralLow() {
+  std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 0;
+  if (!(range >> low) || low <= 12000) return 32768;
+  return low;
+}
+
+}  // namespace
+
+// Below the ephemeral range: a port the kernel handed out (port 0) can be given again, between this
+// check and the child's bind, as the local end of an outgoing connection, the child's own to
+// PostgreSQL included, and the child then fails to listen.
 unsigned short FreePort() {
+  static std::mt19937 pick(std::random_device{}());
+  std::uniform_int_distribution<int> ports(10000, EphemeralLow() - 1);
   boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    boost::asio::ip::tcp::acceptor a(ioc);
+    boost::system::error_code ec;
+    const boost::asio::ip::tcp::endpoint at(boost::asio::ip::make_address("127.0.0.1"),
+                                            static_cast<unsigned short>(ports(pick)));
+    a.open(at.protocol(), ec);
+    if (!ec) a.bind(at, ec);
+    if (!ec) return at.port();
+  }
+  throw std::runtime_error("no free TCP port below the ephemeral range");
 }
 
 LqeChild::LqeChild(ChildOptions options) : log_path_(std::move(options.log_path)) {

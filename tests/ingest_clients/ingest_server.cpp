@@ -18,18 +18,14 @@
 #include <thread>
 
 #include "lqe/schema/migrate.h"
+#include "lqe_child.h"
 
 namespace lqe::ingest_clients {
 namespace {
 
 using gateway::testing::Fetch;
+using gateway::testing::FreePort;
 using gateway::testing::kTestKey;
-
-unsigned short FreePort() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
-}
 
 std::string ReadWhole(const std::string& path) {
   std::ifstream in(path);
