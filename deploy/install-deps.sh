@@ -11,6 +11,7 @@ BUILD_PACKAGES=(
   libpqxx-dev libpq-dev
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-system1.81-dev
   libyaml-cpp-dev libspdlog-dev libfmt-dev libdeflate-dev libcli11-dev libre2-dev
+  libcurl4-openssl-dev libprotobuf-dev protobuf-compiler
   postgresql-15 postgresql-client-15
   curl
 )

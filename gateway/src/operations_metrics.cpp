@@ -1,5 +1,6 @@
 #include "lqe/gateway/operations_metrics.h"
 
+#include <array>
 #include <sstream>
 
 #include "lqe/gateway/build_info.h"
@@ -33,6 +34,64 @@ void OperationsMetrics::CountRetentionRun(bool ok, std::size_t dropped) {
   partitions_dropped_.fetch_add(dropped, std::memory_order_relaxed);
 }
 
+void OperationsMetrics::SetDrains(std::vector<DrainUsage> drains) {
+  std::lock_guard lock(mutex_);
+  drains_ = std::move(drains);
+}
+
+namespace {
+
+// Label values come from the management API (names are free text): escaped as Prometheus asks.
+std::string Label(std::string_view value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+struct Series {
+  const char* name;
+  const char* type;
+  const char* help;
+  double (*value)(const DrainUsage&);
+};
+constexpr std::array<Series, 4> kDrainSeries = {{
+    {"lqe_drain_delivered_events_total", "counter", "Events a drain's receiver accepted.",
+     [](const DrainUsage& d) { return static_cast<double>(d.delivered); }},
+    {"lqe_drain_delivered_batches_total", "counter", "Batches a drain's receiver accepted.",
+     [](const DrainUsage& d) { return static_cast<double>(d.batches); }},
+    {"lqe_drain_failed_batches_total", "counter", "Delivery attempts that failed.",
+     [](const DrainUsage& d) { return static_cast<double>(d.failed_batches); }},
+    {"lqe_drain_lag_seconds", "gauge",
+     "Age of the oldest written batch a drain has not passed yet (0: caught up).",
+     [](const DrainUsage& d) { return d.lag_seconds; }},
+}};
+
+void RenderDrains(const std::vector<DrainUsage>& drains, std::ostringstream& out) {
+  if (drains.empty()) return;
+  for (const Series& s : kDrainSeries) {
+    out << "# HELP " << s.name << " " << s.help << "\n# TYPE " << s.name << " " << s.type << "\n";
+    for (const DrainUsage& d : drains) {
+      out << s.name << "{backend=\"" << d.backend << "\",name=\"" << Label(d.name) << "\",type=\""
+          << Label(d.type) << "\"} " << s.value(d) << "\n";
+    }
+  }
+  out << "# HELP lqe_drain_status A drain's state: 1 for the one it is in.\n"
+      << "# TYPE lqe_drain_status gauge\n";
+  for (const DrainUsage& d : drains) {
+    out << "lqe_drain_status{backend=\"" << d.backend << "\",status=\"" << Label(d.status)
+        << "\"} 1\n";
+  }
+}
+
+}  // namespace
+
 std::string OperationsMetrics::Render() const {
   std::ostringstream out;
   out << "# HELP lqe_build_info The running release and its git commit.\n"
@@ -53,6 +112,7 @@ std::string OperationsMetrics::Render() const {
       << "# TYPE lqe_retention_partitions_dropped_total counter\n"
       << "lqe_retention_partitions_dropped_total " << partitions_dropped_.load() << "\n";
   std::lock_guard lock(mutex_);
+  RenderDrains(drains_, out);
   if (!usage_known_) return out.str();
   out << "# HELP lqe_source_bytes Bytes on disk of a log table's local partitions.\n"
       << "# TYPE lqe_source_bytes gauge\n";

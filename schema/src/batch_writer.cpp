@@ -185,6 +185,23 @@ void BatchWriter::CountRollupRows(const Batch& batch, const std::vector<bool>& d
       counts.Arguments());
 }
 
+// While any drain rule exists, the written events' keys go to the drains' outbox in this
+// transaction (021_drain_delivery.sql), so a drain sees the batch exactly when it commits.
+void BatchWriter::RecordForDrains(const Batch& batch, const std::vector<bool>& duplicate) {
+  if (conn_.Exec("SELECT logs.drains_active()").Text(0, 0) != "t") return;
+  std::vector<std::optional<std::string>> ids;
+  std::vector<std::optional<std::string>> stamps;
+  ids.reserve(batch.size());
+  stamps.reserve(batch.size());
+  for (std::size_t i = 0; i < batch.rows().size(); ++i) {
+    if (duplicate[i]) continue;
+    ids.emplace_back(batch.Id(batch.rows()[i]));
+    stamps.push_back(FormatTimestampMicros(batch.rows()[i].ts));
+  }
+  conn_.Exec("SELECT logs.record_drained_batch($1, $2::text[], $3::timestamptz[])",
+             {source_, TextArrayLiteral(ids), TextArrayLiteral(stamps)});
+}
+
 BatchWriter::Result BatchWriter::Write(Batch& batch) {
   EnsurePartitions(batch);
   // First without looking for stored ids: when every row has its own timestamp, the unique
@@ -233,6 +250,7 @@ BatchWriter::Result BatchWriter::WriteOnce(Batch& batch, bool check) {
                        " (id, \"timestamp\", event_message, project, metadata, extra) FROM STDIN",
                    runs);
       if (counted) CountRollupRows(batch, duplicate);
+      RecordForDrains(batch, duplicate);
     }
     conn_.Exec("COMMIT");
   } catch (const PgError&) {

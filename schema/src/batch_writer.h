@@ -39,6 +39,7 @@ class BatchWriter {
   void WriteConflicts(const Batch& batch);
   bool AnnounceRollupRows(const Batch& batch, std::int64_t rows);
   void CountRollupRows(const Batch& batch, const std::vector<bool>& duplicate);
+  void RecordForDrains(const Batch& batch, const std::vector<bool>& duplicate);
 
   PgConn& conn_;
   std::string source_;

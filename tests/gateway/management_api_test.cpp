@@ -8,6 +8,7 @@
 #include <map>
 #include <pqxx/pqxx>
 
+#include "env_gateway.h"
 #include "http_client.h"
 #include "lqe_child.h"
 #include "support.h"
@@ -18,37 +19,10 @@ namespace {
 
 namespace json = boost::json;
 using testing::Fetch;
-using testing::FreePort;
 using testing::HttpResult;
 using testing::TempDir;
 
-// `lqe serve` configured by the environment (the compose stack's way), killed at the end.
-class Gateway {
- public:
-  Gateway(const TempDir& dir, std::map<std::string, std::string> vars, bool migrate)
-      : port_(FreePort()), child_(Options(dir, std::move(vars), migrate, port_)) {
-    up_ = child_.WaitHealthy(port_);
-  }
-
-  void Kill() { child_.Kill(); }
-  bool Up() const { return up_; }
-  unsigned short Port() const { return port_; }
-  std::string Log() const { return child_.Log(); }
-
- private:
-  static testing::ChildOptions Options(const TempDir& dir, std::map<std::string, std::string> vars,
-                                       bool migrate, unsigned short port) {
-    vars["LQE_LISTEN"] = "127.0.0.1:" + std::to_string(port);
-    std::vector<std::string> args = {"serve"};
-    if (migrate) args.emplace_back("--migrate");
-    return {std::move(args), std::move(vars),
-            (dir.path() / ("serve-" + std::to_string(port) + ".log")).string()};
-  }
-
-  unsigned short port_;
-  testing::LqeChild child_;
-  bool up_ = false;
-};
+using Gateway = testing::EnvGateway;
 
 constexpr const char* kPrivate = "private-token-for-tests";
 constexpr const char* kPublic = "public-token-for-tests";
@@ -56,12 +30,7 @@ constexpr const char* kPublic = "public-token-for-tests";
 class ManagementApiTest : public ::testing::Test {
  protected:
   std::map<std::string, std::string> Vars() const {
-    return {{"LQE_DATABASE_URL", db_.dsn()},
-            {"LOGFLARE_PUBLIC_ACCESS_TOKEN", kPublic},
-            {"LOGFLARE_PRIVATE_ACCESS_TOKEN", kPrivate},
-            {"LQE_ENDPOINTS_DIR", lqe::testing::SourcePath("sql")},
-            {"LQE_CATALOGUE_FILE", lqe::testing::SourcePath("schema/catalogue_seed.tsv")},
-            {"LQE_CONFIG", ""}};
+    return testing::StackEnvironment(db_.dsn(), kPublic, kPrivate);
   }
   // Studio's headers: the private token as a bearer, JSON both ways.
   static std::map<std::string, std::string> Studio(const std::string& token = kPrivate) {

@@ -27,13 +27,15 @@ TEST(ManagementValidateTest, DrainConfigsOfEachType) {
   EXPECT_EQ(Problem("otlp", R"({"endpoint":"http://c:4318/v1/logs","protocol":"http/protobuf"})"),
             "");
   EXPECT_EQ(Problem("otlp", R"({"endpoint":"http://c","protocol":"grpc"})"),
-            "config.protocol must be one of http/protobuf");
+            "config.protocol must be one of http/protobuf, http/json");
   EXPECT_EQ(Problem("loki", R"({"url":"http://loki:3100/loki/api/v1/push","headers":{"a":"b"}})"),
             "");
   EXPECT_EQ(Problem("loki", R"({})"), "config.url is required");
   EXPECT_EQ(Problem("datadog", R"({"api_key":"k","region":"US1"})"), "");
   EXPECT_EQ(Problem("datadog", R"({"api_key":"","region":"US1"})"),
             "config.api_key must not be empty");
+  EXPECT_EQ(Problem("datadog", R"({"api_key":"k","region":"MARS"})"),
+            "config.region must be one of US1, US3, US5, EU, AP1, US1-FED");
   EXPECT_EQ(Problem("webhook", "[]"), "config must be an object");
 }
 

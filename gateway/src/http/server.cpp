@@ -149,6 +149,13 @@ int Server::Run(bool handle_signals) {
       },
       &s.ops);
   s.retention->Start();
+  s.drains = std::make_unique<DrainWorker>(
+      [&s] {
+        auto state = s.CurrentState();
+        return std::shared_ptr<const Config>(state, &state->config);
+      },
+      &s.ops);
+  s.drains->Start();
   spdlog::info("lqe serving {} endpoints on {}:{}{} with {} I/O threads",
                s.state->config.endpoints.size(), s.state->config.listen_host, port(),
                s.tls ? " (TLS)" : "", s.io_threads);
@@ -182,6 +189,7 @@ int Server::Run(bool handle_signals) {
   keep_alive.clear();
   for (auto& t : threads) t.join();
   s.retention->Stop();
+  s.drains->Stop();
   if (s.stopping.load()) {
     // Past the grace deadline: keep cancelling whatever still runs until the workers are done
     // (a cancel that reaches a backend between protocol messages is dropped).

@@ -13,6 +13,7 @@
 #include "lqe/gateway/key_limiter.h"
 #include "lqe/gateway/operations_metrics.h"
 #include "lqe/gateway/query_cancel.h"
+#include "lqe/gateway/drains.h"
 #include "lqe/gateway/retention.h"
 #include "lqe/gateway/server.h"
 #include "tail/tail_hub.h"
@@ -67,6 +68,7 @@ struct Server::Impl {
   // Build, config reload and retention metrics; the retention thread (started by Run).
   OperationsMetrics ops;
   std::unique_ptr<RetentionScheduler> retention;
+  std::unique_ptr<DrainWorker> drains;
 
   // The API listener's TLS context (null: plain HTTP); a reload loads the files again and new
   // connections take the new one.

@@ -12,13 +12,22 @@ namespace {
 
 namespace json = boost::json;
 
+// Secrets in the config read "REDACTED" (021_drain_delivery.sql); `delivery` is lqe's: the
+// drain's counts, state and lag (lqe_admin.drain_state).
 std::string BackendJson(const std::string& alias) {
   const std::string a = alias + ".";
   return "json_build_object('id', " + a + "id, 'token', " + a + "token, 'name', " + a +
-         "name, 'description', " + a + "description, 'type', " + a + "type, 'config', " + a +
-         "config, 'metadata', " + a +
+         "name, 'description', " + a + "description, 'type', " + a +
+         "type, 'config', lqe_admin.masked_config(" + a + "config), 'metadata', " + a +
          "metadata, 'default_ingest?', false, 'inserted_at', to_char(" + a + "inserted_at, " +
-         kTimeFormat + "), 'updated_at', to_char(" + a + "updated_at, " + kTimeFormat + "))";
+         kTimeFormat + "), 'updated_at', to_char(" + a + "updated_at, " + kTimeFormat +
+         "), 'delivery', (SELECT json_build_object('status', s.status, 'delivered', s.delivered, "
+         "'batches', s.batches, 'failed_batches', s.failed_batches, 'last_error', s.last_error, "
+         "'last_error_at', to_char(s.last_error_at, " +
+         kTimeFormat + "), 'last_delivered_at', to_char(s.last_delivered_at, " + kTimeFormat +
+         "), 'lag_seconds', lqe_admin.drain_lag_seconds(s.backend_id)) "
+         "FROM lqe_admin.drain_state s WHERE s.backend_id = " +
+         a + "id))";
 }
 
 // What the audit log keeps of a body: its fields, but only the names of the config's (its
@@ -103,7 +112,8 @@ Outcome Update(const Call& call, const ItemKey& key, pqxx::work& tx) {
       "name = CASE WHEN j ? 'name' THEN j->>'name' ELSE b.name END, "
       "description = CASE WHEN j ? 'description' THEN j->>'description' ELSE b.description END, "
       "type = CASE WHEN j ? 'type' THEN j->>'type' ELSE b.type END, "
-      "config = CASE WHEN j ? 'config' THEN j->'config' ELSE b.config END, "
+      "config = CASE WHEN j ? 'config' THEN lqe_admin.unmask_config(j->'config', b.config) "
+      "ELSE b.config END, "
       "metadata = CASE WHEN j ? 'metadata' THEN nullif(j->'metadata', 'null'::jsonb) "
       "ELSE b.metadata END, updated_at = now() "
       "FROM (SELECT $2::jsonb AS j) s WHERE " +

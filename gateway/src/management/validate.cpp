@@ -128,7 +128,7 @@ std::optional<Invalid> CheckBackendConfig(std::string_view type, const json::val
     }
   } else if (type == "otlp") {
     if ((bad = CheckUrl(c, "endpoint", true, p)) ||
-        (bad = CheckOneOf(c, "protocol", {"http/protobuf"}, p)) ||
+        (bad = CheckOneOf(c, "protocol", {"http/protobuf", "http/json"}, p)) ||
         (bad = CheckBool(c, "gzip", p)) || (bad = CheckHeaders(c, p))) {
       return bad;
     }
@@ -142,6 +142,7 @@ std::optional<Invalid> CheckBackendConfig(std::string_view type, const json::val
     // `endpoint` is lqe's: the intake URL, for tests and proxies; by default the region's.
     if ((bad = CheckString(c, "api_key", true, false, kMaxTextBytes, p)) ||
         (bad = CheckString(c, "region", true, false, kMaxNameBytes, p)) ||
+        (bad = CheckOneOf(c, "region", {"US1", "US3", "US5", "EU", "AP1", "US1-FED"}, p)) ||
         (bad = CheckUrl(c, "endpoint", false, p))) {
       return bad;
     }

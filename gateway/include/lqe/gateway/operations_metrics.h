@@ -17,6 +17,18 @@ struct SourceUsage {
   std::int64_t oldest_day_unix = -1;  // 00:00 UTC of its oldest day partition; -1: none
 };
 
+// One log drain's delivery, as lqe_admin.drain_state holds it.
+struct DrainUsage {
+  std::string backend;  // its UUID
+  std::string name;
+  std::string type;
+  std::string status;  // idle, delivering, retrying, failing, unsupported
+  std::int64_t delivered = 0;
+  std::int64_t batches = 0;
+  std::int64_t failed_batches = 0;
+  double lag_seconds = 0;  // age of the oldest written batch it has not passed yet
+};
+
 class OperationsMetrics {
  public:
   OperationsMetrics();
@@ -24,7 +36,9 @@ class OperationsMetrics {
   void MarkReloadSuccess();  // now
   void SetSourceUsage(std::vector<SourceUsage> usage);
   void CountRetentionRun(bool ok, std::size_t dropped);
-  // Prometheus text: lqe_build_info, lqe_config_reload_*, lqe_source_*, lqe_retention_*.
+  void SetDrains(std::vector<DrainUsage> drains);
+  // Prometheus text: lqe_build_info, lqe_config_reload_*, lqe_source_*, lqe_retention_*,
+  // lqe_drain_*.
   std::string Render() const;
 
  private:
@@ -36,6 +50,7 @@ class OperationsMetrics {
   mutable std::mutex mutex_;
   std::vector<SourceUsage> usage_;
   bool usage_known_ = false;
+  std::vector<DrainUsage> drains_;
 };
 
 }  // namespace lqe::gateway
