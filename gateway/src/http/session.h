@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "lqe/gateway/clock.h"
+#include "lqe/gateway/drains.h"
 #include "lqe/gateway/ingest.h"
 #include "lqe/gateway/key_limiter.h"
 #include "lqe/gateway/operations_metrics.h"
 #include "lqe/gateway/query_cancel.h"
-#include "lqe/gateway/drains.h"
 #include "lqe/gateway/retention.h"
 #include "lqe/gateway/server.h"
 #include "tail/tail_hub.h"
