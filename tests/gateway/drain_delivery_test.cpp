@@ -306,5 +306,32 @@ TEST_F(DrainDeliveryTest, SecretsAreMaskedAndAnUpdateThatSendsThemBackKeepsThem)
   EXPECT_EQ(r.status, 400) << r.body;
 }
 
+TEST_F(DrainDeliveryTest, TestConnectionSendsAProbeAndSaysWhetherTheReceiverTookIt) {
+  EnvGateway g(dir_, Vars(), true);
+  ASSERT_TRUE(g.Up()) << g.Log();
+  DrainReceiver receiver;
+  const json::object up = Drain(g, "webhook", R"({"url":")" + receiver.Url() + R"("})", {});
+  const std::string path = "/api/backends/" + std::string(up.at("token").as_string()) + "/test";
+  auto r = Api(g, "POST", path);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body).at("connected?"), true);
+  ASSERT_EQ(receiver.Requests().size(), 1U);
+  EXPECT_EQ(json::parse(receiver.Requests()[0].body).at(0).at("id"), "lqe-connection-test");
+
+  receiver.Answer(401);
+  r = Api(g, "POST", path);
+  EXPECT_EQ(json::parse(r.body).at("connected?"), false);
+  EXPECT_EQ(json::parse(r.body).at("reason"), "HTTP 401");
+  receiver.Stop();
+  r = Api(g, "POST", path);
+  EXPECT_EQ(json::parse(r.body).at("connected?"), false);
+  EXPECT_FALSE(json::parse(r.body).at("reason").as_string().empty());
+
+  EXPECT_EQ(Api(g, "GET", path).status, 405);
+  EXPECT_EQ(Api(g, "POST", "/api/backends/9999/test").status, 404);
+  // A probe never reaches the drains' outbox: nothing was stored.
+  EXPECT_EQ(Delivery(g, up).at("delivered").as_int64(), 0);
+}
+
 }  // namespace
 }  // namespace lqe::gateway

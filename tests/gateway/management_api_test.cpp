@@ -281,5 +281,26 @@ TEST_F(ManagementApiTest, StateSurvivesARestartAndASecondGatewaySeesChangesAtOnc
   EXPECT_EQ(json::parse(Call(b, "GET", "/api/sources").body).as_array().size(), 10U);
 }
 
+TEST_F(ManagementApiTest, ASourceSchemaListsItsFieldsWithTheirTypes) {
+  Gateway g(dir_, Vars(), true);
+  ASSERT_TRUE(g.Up()) << g.Log();
+  auto r = Call(g, "GET", "/api/sources/1/schema");  // cloudflare.logs.prod
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json::object schema = json::parse(r.body).as_object();
+  EXPECT_EQ(schema.at("timestamp"), "TIMESTAMP");
+  EXPECT_EQ(schema.at("metadata.request.cf.asOrganization"), "STRING");
+  EXPECT_EQ(schema.at("metadata.request.cf.botManagement.detectionIds"), "ARRAY<INT64>");
+  // A source of the API's own has no fields yet; an unknown one is not found.
+  r = Call(g, "POST", "/api/sources", R"({"name":"my.app"})");
+  ASSERT_EQ(r.status, 201) << r.body;
+  const std::string token(json::parse(r.body).at("token").as_string());
+  r = Call(g, "GET", "/api/sources/" + token + "/schema");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "{}");
+  EXPECT_EQ(Call(g, "GET", "/api/sources/9999/schema").status, 404);
+  EXPECT_EQ(Call(g, "POST", "/api/sources/1/schema", "{}").status, 405);
+  EXPECT_EQ(Call(g, "GET", "/api/sources/1/fields").status, 404);
+}
+
 }  // namespace
 }  // namespace lqe::gateway

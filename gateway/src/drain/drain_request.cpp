@@ -4,6 +4,7 @@
 
 #include <array>
 #include <boost/json/serialize.hpp>
+#include <chrono>
 #include <map>
 #include <utility>
 
@@ -156,6 +157,26 @@ std::string DatadogIntake(std::string_view region) {
     if (name == region) return "https://http-intake.logs." + std::string(site) + "/api/v2/logs";
   }
   return "";
+}
+
+std::string TestConnection(std::string_view type, const json::object& config) {
+  DrainEvent probe;
+  probe.source = "lqe.connection_test";
+  probe.micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count();
+  probe.fields = json::object{{"id", "lqe-connection-test"},
+                              {"event_message", "lqe connection test"},
+                              {"metadata", json::object()},
+                              {"extra", json::object()}};
+  auto request = BuildRequest(type, config, {probe});
+  if (auto* why = std::get_if<std::string>(&request)) return *why;
+  PostRequest& post = std::get<PostRequest>(request);
+  post.timeout_ms = 10000;
+  const PostResult result = Post(post);
+  if (result.status >= 200 && result.status < 300) return "";
+  if (result.status == 0) return result.error;
+  return "HTTP " + std::to_string(result.status);
 }
 
 std::variant<PostRequest, std::string> BuildRequest(std::string_view type,

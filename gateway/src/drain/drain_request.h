@@ -34,6 +34,10 @@ std::variant<PostRequest, std::string> BuildRequest(std::string_view type,
                                                     const boost::json::object& config,
                                                     const std::vector<DrainEvent>& events);
 
+// Sends one probe event to a backend of `type` with `config`: empty when the receiver accepted
+// it, else why not.
+std::string TestConnection(std::string_view type, const boost::json::object& config);
+
 // The OTLP drain's request (otlp_request.cpp).
 std::variant<PostRequest, std::string> OtlpRequest(const boost::json::object& config,
                                                    const std::vector<DrainEvent>& events);

@@ -4,6 +4,7 @@
 #include <boost/json/serialize.hpp>
 #include <string_view>
 
+#include "drain/drain_request.h"
 #include "management/resources.h"
 #include "management/validate.h"
 
@@ -126,9 +127,39 @@ Outcome Update(const Call& call, const ItemKey& key, pqxx::work& tx) {
   return Outcome{200, row[2].as<std::string>()};
 }
 
+// POST /api/backends/<id>/test: one probe event sent as a batch is, outside the transaction (a
+// receiver may take its whole timeout). Answers Logflare's {"connected?": bool}, with lqe's
+// reason when it is false.
+Outcome TestConnection(const ItemKey& key, Store& store) {
+  std::string type;
+  std::string config;
+  Outcome found = store.Transact([&](pqxx::work& tx) -> Outcome {
+    auto row = tx.exec_params(
+        "SELECT b.type, b.config::text FROM lqe_admin.backends b WHERE " + key.where, key.value);
+    if (row.empty()) return Error(404, "Not Found");
+    type = row[0][0].as<std::string>();
+    config = row[0][1].as<std::string>();
+    return Outcome{200, ""};
+  });
+  if (found.status != 200) return found;
+  std::error_code ec;
+  json::value parsed = json::parse(config, ec);
+  const std::string reason = ec || !parsed.is_object()
+                                 ? "the stored config is not a JSON object"
+                                 : drain::TestConnection(type, parsed.as_object());
+  json::object answer{{"connected?", reason.empty()}};
+  if (!reason.empty()) answer["reason"] = reason;
+  return Outcome{200, json::serialize(answer)};
+}
+
 }  // namespace
 
 Outcome Backends(const Call& call, Store& store) {
+  if (call.action == "test") {
+    auto key = KeyOf(call.item, "b.");
+    if (!key) return Error(404, "Not Found");
+    return TestConnection(*key, store);
+  }
   return store.Transact([&](pqxx::work& tx) -> Outcome {
     if (call.item.empty()) return call.method == "POST" ? Create(call, tx) : List(call, tx);
     auto key = KeyOf(call.item, "b.");

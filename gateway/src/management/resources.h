@@ -5,7 +5,9 @@
 #include <boost/json/value.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "lqe/gateway/config.h"
 #include "lqe/gateway/params.h"
 #include "management/store.h"
 
@@ -17,6 +19,8 @@ struct Call {
   const RawParams* params = nullptr;
   const boost::json::value* body = nullptr;  // parsed JSON, for POST, PUT and PATCH
   Actor actor;
+  std::string action;                                         // "test", "schema" or empty
+  const std::vector<IngestSource>* ingest_sources = nullptr;  // source names to log tables
 };
 
 Outcome Backends(const Call& call, Store& store);

@@ -16,9 +16,10 @@ constexpr std::array<std::string_view, 3> kCollections = {"backends", "sources",
 struct Target {
   std::string_view collection;
   std::string item;
+  std::string action;  // "test" of a backend, "schema" of a source; empty otherwise
 };
 
-// "/api/<collection>[/<item>]" (a trailing slash allowed); nullopt for anything else.
+// "/api/<collection>[/<item>[/<action>]]" (a trailing slash allowed); nullopt for anything else.
 std::optional<Target> Split(std::string_view path) {
   constexpr std::string_view kPrefix = "/api/";
   if (path.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
@@ -27,16 +28,27 @@ std::optional<Target> Split(std::string_view path) {
   std::string_view collection = rest.substr(0, rest.find('/'));
   auto known = std::find(kCollections.begin(), kCollections.end(), collection);
   if (known == kCollections.end()) return std::nullopt;
-  Target target{*known, ""};
+  Target target{*known, "", ""};
   if (rest.size() > collection.size()) {
     std::string_view item = rest.substr(collection.size() + 1);
-    if (item.empty() || item.find('/') != std::string_view::npos) return std::nullopt;
+    const std::size_t slash = item.find('/');
+    if (slash != std::string_view::npos) {
+      const std::string_view action = item.substr(slash + 1);
+      const bool known_action = (collection == "backends" && action == "test") ||
+                                (collection == "sources" && action == "schema");
+      if (!known_action) return std::nullopt;
+      target.action = std::string(action);
+      item = item.substr(0, slash);
+    }
+    if (item.empty()) return std::nullopt;
     target.item = std::string(item);
   }
   return target;
 }
 
 std::string_view AllowedMethods(const Target& target) {
+  if (target.action == "test") return "POST, OPTIONS";
+  if (target.action == "schema") return "GET, OPTIONS";
   if (target.item.empty()) return "GET, POST, OPTIONS";
   if (target.collection == "rules") return "GET, DELETE, OPTIONS";
   return "GET, PUT, PATCH, DELETE, OPTIONS";
@@ -99,9 +111,11 @@ Response Handle(const Request& request, const GatewayState& state) {
     response.AddHeader("Allow", std::string(allowed));
     return response;
   }
-  Call call{request.method, target->item, &params, nullptr, ActorOf(*key)};
+  Call call{request.method, target->item,         &params, nullptr, ActorOf(*key),
+            target->action, &state.config.sources};
   json::value body;
-  if (request.method == "POST" || request.method == "PUT" || request.method == "PATCH") {
+  if ((request.method == "POST" && target->action.empty()) || request.method == "PUT" ||
+      request.method == "PATCH") {
     if (auto bad = ParseBody(request.body, &body)) return Refuse(bad->status, bad->message);
     const bool batch = target->collection == "rules" && body.is_array();
     if (!body.is_object() && !batch) return Refuse(400, "the body must be a JSON object");

@@ -73,10 +73,36 @@ Outcome Update(const Call& call, const ItemKey& key, pqxx::work& tx) {
   return Outcome{200, row[2].as<std::string>()};
 }
 
+// GET /api/sources/<id>/schema: the source's fields and their BigQuery types (REPEATED ones as
+// ARRAY<type>), flat by dotted path as logs.field_catalogue records them; {} for a source lqe
+// does not ingest.
+Outcome Schema(const Call& call, const ItemKey& key, pqxx::work& tx) {
+  auto found =
+      tx.exec_params("SELECT s.name FROM lqe_admin.sources s WHERE " + key.where, key.value);
+  if (found.empty()) return Error(404, "Not Found");
+  const std::string name = found[0][0].as<std::string>();
+  std::string table;
+  for (const IngestSource& s : *call.ingest_sources) {
+    if (s.name == name) table = s.table;
+  }
+  if (table.empty()) return Outcome{200, "{}"};
+  auto row = tx.exec_params1(
+      "SELECT coalesce(json_object_agg(c.path, CASE c.mode WHEN 'REPEATED' THEN "
+      "'ARRAY<' || c.bq_type || '>' ELSE c.bq_type END ORDER BY c.path), '{}')::text "
+      "FROM logs.field_catalogue c WHERE c.source = $1",
+      table);
+  return Outcome{200, row[0].as<std::string>()};
+}
+
 }  // namespace
 
 Outcome Sources(const Call& call, Store& store) {
   return store.Transact([&](pqxx::work& tx) -> Outcome {
+    if (call.action == "schema") {
+      auto key = KeyOf(call.item, "s.");
+      if (!key) return Error(404, "Not Found");
+      return Schema(call, *key, tx);
+    }
     if (call.item.empty()) {
       if (call.method == "POST") return Create(call, tx);
       auto row = tx.exec1("SELECT coalesce(json_agg(" + SourceJson() +
