@@ -7,6 +7,7 @@
 #include <boost/json/serialize.hpp>
 #include <map>
 #include <pqxx/pqxx>
+#include <thread>
 
 #include "env_gateway.h"
 #include "http_client.h"
@@ -300,6 +301,124 @@ TEST_F(ManagementApiTest, ASourceSchemaListsItsFieldsWithTheirTypes) {
   EXPECT_EQ(Call(g, "GET", "/api/sources/9999/schema").status, 404);
   EXPECT_EQ(Call(g, "POST", "/api/sources/1/schema", "{}").status, 405);
   EXPECT_EQ(Call(g, "GET", "/api/sources/1/fields").status, 404);
+}
+
+TEST_F(ManagementApiTest, EndpointsAreCheckedStoredAndServedByEveryGateway) {
+  Gateway a(dir_, Vars(), true);
+  ASSERT_TRUE(a.Up()) << a.Log();
+  Gateway b(dir_, Vars(), false);
+  ASSERT_TRUE(b.Up()) << b.Log();
+
+  // The operator's endpoints are listed read-only, with their typed parameters.
+  auto r = Call(a, "GET", "/api/endpoints");
+  ASSERT_EQ(r.status, 200) << r.body;
+  bool listed = false;
+  const json::value list = json::parse(r.body);
+  for (const auto& e : list.as_array()) {
+    if (e.at("name") != "usage.api-counts") continue;
+    listed = true;
+    EXPECT_EQ(e.at("read_only"), true);
+    EXPECT_EQ(e.at("language"), "bq_sql");
+    EXPECT_EQ(e.at("parameters").at(0).at("name"), "interval");
+    EXPECT_EQ(e.at("parameters").at(0).at("type"), "enum");
+  }
+  EXPECT_TRUE(listed) << r.body;
+  EXPECT_EQ(Call(a, "PUT", "/api/endpoints/usage.api-counts", R"({"max_limit":5})").status, 403);
+  EXPECT_EQ(Call(a, "DELETE", "/api/endpoints/logs.all").status, 403);
+
+  // A query that does not translate is refused with the translator's positioned message.
+  r = Call(a, "POST", "/api/endpoints",
+           R"({"name":"bad","query":"SELECT no_such_column FROM `logs.edge`"})");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_NE(r.body.find("no_such_column"), std::string::npos) << r.body;
+  EXPECT_EQ(
+      Call(a, "POST", "/api/endpoints", R"({"name":"x","query":"SELECT 1","engine":"v8"})").status,
+      400);
+  EXPECT_EQ(Call(a, "POST", "/api/endpoints", R"({"name":"x","query":"SELECT 1","language":"lql"})")
+                .status,
+            400);
+
+  r = Call(a, "POST", "/api/endpoints",
+           R"({"name":"edge.count","description":"events since","language":"bq_sql",)"
+           R"("query":"SELECT count(*) AS n FROM `logs.edge` WHERE timestamp > @since",)"
+           R"("max_limit":10,"cache_duration_seconds":0,)"
+           R"("params":{"since":{"type":"timestamp","required":true}}})");
+  ASSERT_EQ(r.status, 201) << r.body;
+  const json::object created = json::parse(r.body).as_object();
+  EXPECT_EQ(created.at("read_only"), false);
+  EXPECT_EQ(created.at("max_limit"), 10);
+  EXPECT_EQ(created.at("description"), "events since");
+  EXPECT_EQ(Count("SELECT count(*) FROM lqe_admin.audit_log WHERE object_type = 'endpoint'"), 1);
+  EXPECT_EQ(Call(a, "POST", "/api/endpoints", R"({"name":"edge.count","query":"SELECT 1"})").status,
+            422);
+
+  // Both gateways serve it within a few seconds (each reloads when the table changes).
+  const std::string query =
+      "/api/endpoints/query/edge.count?since=2020-01-01T00:00:00Z&api_key=" + std::string(kPublic);
+  for (const Gateway* g : {&a, &b}) {
+    int status = 0;
+    for (int i = 0; i < 50 && status != 200; ++i) {
+      status = Fetch(g->Port(), query).status;
+      if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(status, 200) << g->Log();
+  }
+  auto rows = json::parse(Fetch(b.Port(), query).body);
+  EXPECT_EQ(rows.at("result").at(0).at("n"), 0);
+  // Its typed parameter is checked like a file endpoint's.
+  EXPECT_EQ(Fetch(b.Port(),
+                  "/api/endpoints/query/edge.count?since=yesterday&api_key=" + std::string(kPublic))
+                .status,
+            400);
+
+  // Changed, then deleted: the gateways follow.
+  const std::string item = "/api/endpoints/" + std::string(created.at("token").as_string());
+  r = Call(a, "PUT", item, R"({"max_limit":3})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body).at("max_limit"), 3);
+  EXPECT_EQ(json::parse(r.body).at("query"),
+            "SELECT count(*) AS n FROM `logs.edge` WHERE timestamp > @since");
+  EXPECT_EQ(Call(a, "PUT", item, R"({"query":"SELECT nope FROM `logs.edge`"})").status, 400);
+  EXPECT_EQ(Call(a, "DELETE", item).status, 204);
+  int status = 200;
+  for (int i = 0; i < 50 && status == 200; ++i) {
+    status = Fetch(b.Port(), query).status;
+    if (status == 200) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(status, 404);
+  EXPECT_EQ(Call(a, "GET", item).status, 404);
+}
+
+TEST_F(ManagementApiTest, OpenApiDescribesEveryEndpointsParametersAndColumns) {
+  Gateway g(dir_, Vars(), true);
+  ASSERT_TRUE(g.Up()) << g.Log();
+  EXPECT_EQ(Fetch(g.Port(), "/api/openapi").status, 401);
+  EXPECT_EQ(Call(g, "POST", "/api/openapi", "{}").status, 405);
+  // Any valid key may read it, the public one too.
+  auto r = Fetch(g.Port(), "/api/openapi", {{"x-api-key", kPublic}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json::value doc = json::parse(r.body);
+  EXPECT_EQ(doc.at("openapi"), "3.1.0");
+  const json::object& paths = doc.at("paths").as_object();
+  const json::value& counts = paths.at("/api/endpoints/query/usage.api-counts").at("get");
+  const json::value& interval = counts.at("parameters").at(0);
+  EXPECT_EQ(interval.at("name"), "interval");
+  EXPECT_EQ(interval.at("required"), true);
+  EXPECT_EQ(interval.at("schema").at("enum").at(0), "minutely");
+  const json::value& row = counts.at("responses")
+                               .at("200")
+                               .at("content")
+                               .at("application/json")
+                               .at("schema")
+                               .at("properties")
+                               .at("result")
+                               .at("items");
+  EXPECT_EQ(row.at("properties").at("timestamp").at("type"), "string");
+  EXPECT_EQ(row.at("properties").at("total_rest_requests").at("type"), "integer");
+  EXPECT_TRUE(paths.contains("/api/endpoints/query/logs.all"));
+  EXPECT_TRUE(paths.contains("/api/backends/{id}/test"));
+  EXPECT_TRUE(paths.contains("/api/sources/{id}/schema"));
+  EXPECT_TRUE(paths.at("/api/rules/{id}").as_object().contains("delete"));
 }
 
 }  // namespace

@@ -424,18 +424,37 @@ std::variant<std::shared_ptr<EndpointDef>, ConfigErrors> LoadEndpointFile(const 
   return endpoint;
 }
 
+std::variant<std::shared_ptr<EndpointDef>, ConfigErrors> ParseEndpointJson(
+    const std::string& json_text, const std::string& origin) {
+  Problems problems;
+  std::shared_ptr<EndpointDef> endpoint;
+  problems.Collect(origin, [&] {
+    // JSON is YAML: the files' parser and rules apply as they are.
+    const YAML::Node root = YAML::Load(json_text);
+    if (root.IsMap() && root["query_file"]) {
+      throw ConfigError{origin, 0, "query_file is not allowed here: give the query itself"};
+    }
+    endpoint = config::ParseEndpoint(problems, origin, root);
+  });
+  if (!problems.empty()) return ConfigErrors{std::move(problems.list())};
+  return endpoint;
+}
+
+std::optional<ConfigError> TranslateEndpoint(EndpointDef& e, const Catalog& catalog) {
+  TranslateResult result = Translate(e.query, EndpointTranslateOptions(e, catalog));
+  if (!result.ok()) {
+    LineColumn pos = LocateOffset(e.query, result.error().offset);
+    return ConfigError{e.file, e.line + static_cast<int>(pos.line) - 1,
+                       "endpoint " + e.name + ": " + RenderCaret(result.error(), e.query)};
+  }
+  e.translation = std::make_shared<const Translation>(std::move(result.value()));
+  return std::nullopt;
+}
+
 std::vector<ConfigError> TranslateEndpoints(Config& config, const Catalog& catalog) {
   std::vector<ConfigError> refusals;
   for (auto& e : config.endpoints) {
-    TranslateResult result = Translate(e->query, EndpointTranslateOptions(*e, catalog));
-    if (!result.ok()) {
-      LineColumn pos = LocateOffset(e->query, result.error().offset);
-      refusals.push_back(
-          ConfigError{e->file, e->line + static_cast<int>(pos.line) - 1,
-                      "endpoint " + e->name + ": " + RenderCaret(result.error(), e->query)});
-      continue;
-    }
-    e->translation = std::make_shared<const Translation>(std::move(result.value()));
+    if (auto refusal = TranslateEndpoint(*e, catalog)) refusals.push_back(std::move(*refusal));
   }
   return refusals;
 }

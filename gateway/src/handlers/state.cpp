@@ -8,6 +8,7 @@
 
 #include "lqe/gateway/handler.h"
 #include "lqe/schema/embedded.h"
+#include "management/api_endpoints.h"
 
 namespace lqe::gateway {
 
@@ -126,6 +127,10 @@ std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics
     std::vector<ConfigError> refusals = TranslateEndpoints(state->config, *state->catalog);
     problems.insert(problems.end(), std::make_move_iterator(refusals.begin()),
                     std::make_move_iterator(refusals.end()));
+    // Those created through /api/endpoints: a broken one is left out, never fatal.
+    for (auto& e : management::LoadApiEndpoints(state->config, *state->catalog)) {
+      state->config.endpoints.push_back(std::move(e));
+    }
   }
   if (!problems.empty()) return nullptr;
   IndexState(*state, metrics);

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "http/session.h"
+#include "management/api_endpoints.h"
 #include "http/wire.h"
 #include "lqe/gateway/config_diff.h"
 #include "lqe/gateway/errors.h"
@@ -156,6 +157,18 @@ int Server::Run(bool handle_signals) {
       },
       &s.ops);
   s.drains->Start();
+  // Endpoints created through /api/endpoints: every gateway reloads within a second of a change.
+  s.api_endpoints_watch = std::make_unique<ChangeWatch>(
+      [&s] {
+        const std::string dsn = s.CurrentState()->config.dsn;
+        return dsn.empty() ? std::string() : management::ApiEndpointsMark(dsn);
+      },
+      [&s] {
+        spdlog::info("reload: the endpoints of /api/endpoints changed");
+        asio::post(*s.workers, [&s] { s.Reload(); });
+      },
+      std::chrono::seconds(1));
+  s.api_endpoints_watch->Start();
   spdlog::info("lqe serving {} endpoints on {}:{}{} with {} I/O threads",
                s.state->config.endpoints.size(), s.state->config.listen_host, port(),
                s.tls ? " (TLS)" : "", s.io_threads);
@@ -190,6 +203,7 @@ int Server::Run(bool handle_signals) {
   for (auto& t : threads) t.join();
   s.retention->Stop();
   s.drains->Stop();
+  s.api_endpoints_watch->Stop();
   if (s.stopping.load()) {
     // Past the grace deadline: keep cancelling whatever still runs until the workers are done
     // (a cancel that reaches a backend between protocol messages is dropped).

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "http/change_watch.h"
 #include "lqe/gateway/clock.h"
 #include "lqe/gateway/drains.h"
 #include "lqe/gateway/ingest.h"
@@ -69,6 +70,7 @@ struct Server::Impl {
   OperationsMetrics ops;
   std::unique_ptr<RetentionScheduler> retention;
   std::unique_ptr<DrainWorker> drains;
+  std::unique_ptr<ChangeWatch> api_endpoints_watch;
 
   // The API listener's TLS context (null: plain HTTP); a reload loads the files again and new
   // connections take the new one.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lqe/gateway/config.h"
+#include "lqe/gateway/handler.h"
 #include "lqe/gateway/params.h"
 #include "management/store.h"
 
@@ -26,6 +27,9 @@ struct Call {
 Outcome Backends(const Call& call, Store& store);
 Outcome Sources(const Call& call, Store& store);
 Outcome Rules(const Call& call, Store& store);
+// /api/endpoints also lists and protects the endpoints of the operator's files in `state`, and
+// checks a query against its catalogue.
+Outcome Endpoints(const Call& call, Store& store, const GatewayState& state);
 
 // An item segment as a SQL condition on `column_prefix`id or `column_prefix`token with $1 its
 // value: digits name the integer id, a UUID the token. nullopt: it names nothing (404).

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "lqe/gateway/auth.h"
+#include "management/openapi.h"
 #include "management/resources.h"
 #include "management/validate.h"
 
@@ -11,7 +12,8 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr std::array<std::string_view, 3> kCollections = {"backends", "sources", "rules"};
+constexpr std::array<std::string_view, 4> kCollections = {"backends", "sources", "rules",
+                                                          "endpoints"};
 
 struct Target {
   std::string_view collection;
@@ -40,7 +42,8 @@ std::optional<Target> Split(std::string_view path) {
       target.action = std::string(action);
       item = item.substr(0, slash);
     }
-    if (item.empty()) return std::nullopt;
+    // /api/endpoints/query/<endpoint> is the query route, not an endpoint named "query".
+    if (item.empty() || (collection == "endpoints" && item == "query")) return std::nullopt;
     target.item = std::string(item);
   }
   return target;
@@ -70,10 +73,31 @@ Actor ActorOf(const ApiKey& key) {
   return Actor{key.name, HexEncode(key.sha256.data(), 8)};
 }
 
+constexpr std::string_view kOpenApi = "/api/openapi";
+
+// Any valid key may read the document (it names the endpoints and their columns, never the
+// queries).
+Response OpenApi(const Request& request, const RawParams& params, const GatewayState& state) {
+  if (request.method != "GET") {
+    Response response = Refuse(405, "method " + request.method + " is not allowed here");
+    response.AddHeader("Allow", "GET");
+    return response;
+  }
+  auto api_key = params.find("api_key");
+  const std::string* given = api_key == params.end() ? nullptr : &api_key->second;
+  if (FindApiKey(state.config.api_keys, ExtractToken(request, given)) == nullptr) {
+    return Refuse(401, "Unauthorized");
+  }
+  Response response;
+  response.status = 200;
+  response.body = OpenApiDocument(state);
+  return response;
+}
+
 }  // namespace
 
 bool IsManagementPath(std::string_view path) {
-  return Split(path).has_value();
+  return path == kOpenApi || Split(path).has_value();
 }
 
 Response Handle(const Request& request, const GatewayState& state) {
@@ -82,6 +106,7 @@ Response Handle(const Request& request, const GatewayState& state) {
   if (!ParseQueryString(request.target, &path, &params)) {
     return Refuse(400, "malformed request target");
   }
+  if (path == kOpenApi) return OpenApi(request, params, state);
   auto target = Split(path);
   if (!target) return Refuse(404, "Not Found");
   const std::string_view allowed = AllowedMethods(*target);
@@ -125,6 +150,7 @@ Response Handle(const Request& request, const GatewayState& state) {
   auto store = StoreFor(state.config.dsn, state.config.connect_timeout_ms);
   if (target->collection == "backends") return ToResponse(Backends(call, *store));
   if (target->collection == "sources") return ToResponse(Sources(call, *store));
+  if (target->collection == "endpoints") return ToResponse(Endpoints(call, *store, state));
   return ToResponse(Rules(call, *store));
 }
 

@@ -50,6 +50,7 @@ struct EndpointDef {
   std::map<std::string, ParamDef, std::less<>> params;
   std::string version;  // digest of everything that affects results; part of cache keys
   std::shared_ptr<const Translation> translation;  // the stored query, translated at load
+  bool from_api = false;  // created through /api/endpoints (lqe_admin.endpoints), not a file
 };
 
 struct ApiKey {
@@ -224,6 +225,13 @@ ConfigResult LoadConfig(const std::string& path);
 Config LoadConfigCollecting(const std::string& path, std::vector<ConfigError>* errors);
 // One endpoint file on its own (an endpoints_dir entry), with the same rules.
 std::variant<std::shared_ptr<EndpointDef>, ConfigErrors> LoadEndpointFile(const std::string& path);
+// One endpoint given as a JSON object with an endpoint file's keys (the management API's), with
+// the same rules, except that the query must be given itself (no query_file). `origin` names it
+// in messages.
+std::variant<std::shared_ptr<EndpointDef>, ConfigErrors> ParseEndpointJson(
+    const std::string& json_text, const std::string& origin);
+// Translates one endpoint's stored query; the refusal, positioned, when it does not translate.
+std::optional<ConfigError> TranslateEndpoint(EndpointDef& endpoint, const Catalog& catalog);
 
 // Translates every endpoint's stored query against `catalog`; a refusal names the endpoint's
 // file and the line inside its query. Returns every refusal (empty: all translated).
