@@ -171,8 +171,9 @@ void ReadKeyValues(const json::value& v, const std::string& path,
     const json::object& o = Object(a[i], p);
     auto* kv = to->Add();
     if (const auto* key = Field(o, "key")) kv->set_key(String(*key, At(p, "key")));
-    if (const auto* value = Field(o, "value"))
+    if (const auto* value = Field(o, "value")) {
       ReadAnyValue(*value, At(p, "value"), kv->mutable_value());
+    }
   }
 }
 
@@ -192,8 +193,9 @@ void ReadLogRecord(const json::object& o, const std::string& path, pb::logs::v1:
       to->set_severity_number(number);
     } else {
       const auto n = Integer<std::int32_t>(*f, p);
-      if (!pb::logs::v1::SeverityNumber_IsValid(n))
+      if (!pb::logs::v1::SeverityNumber_IsValid(n)) {
         throw BadField{p, "not a severity number (0-24)"};
+      }
       to->set_severity_number(static_cast<pb::logs::v1::SeverityNumber>(n));
     }
   }
@@ -208,13 +210,15 @@ void ReadLogRecord(const json::object& o, const std::string& path, pb::logs::v1:
     to->set_dropped_attributes_count(
         Integer<std::uint32_t>(*f, At(path, "droppedAttributesCount")));
   }
-  if (const auto* f = Field(o, "flags"))
+  if (const auto* f = Field(o, "flags")) {
     to->set_flags(Integer<std::uint32_t>(*f, At(path, "flags")));
+  }
   if (const auto* f = Field(o, "traceId", "trace_id")) {
     to->set_trace_id(HexId(*f, 16, At(path, "traceId")));
   }
-  if (const auto* f = Field(o, "spanId", "span_id"))
+  if (const auto* f = Field(o, "spanId", "span_id")) {
     to->set_span_id(HexId(*f, 8, At(path, "spanId")));
+  }
   if (const auto* f = Field(o, "eventName", "event_name")) {
     to->set_event_name(String(*f, At(path, "eventName")));
   }

@@ -203,8 +203,9 @@ json::object RecordToEvent(const pb::logs::v1::ResourceLogs& resource,
   if (scope.has_scope()) {
     json::object s(storage);
     if (!scope.scope().name().empty()) s["name"] = json::string(scope.scope().name(), storage);
-    if (!scope.scope().version().empty())
+    if (!scope.scope().version().empty()) {
       s["version"] = json::string(scope.scope().version(), storage);
+    }
     if (scope.scope().attributes_size() > 0) {
       s["attributes"] = AttributesToJson(scope.scope().attributes(), storage);
     }
@@ -219,19 +220,23 @@ json::object RecordToEvent(const pb::logs::v1::ResourceLogs& resource,
   }
   if (number != 0) metadata.Put("severity_number", number);
   // The names logs.otel reads trace_id and span_id from.
-  if (!record.trace_id().empty())
+  if (!record.trace_id().empty()) {
     metadata.Put("otel_trace_id", json::string(Hex(record.trace_id()), storage));
-  if (!record.span_id().empty())
+  }
+  if (!record.span_id().empty()) {
     metadata.Put("otel_span_id", json::string(Hex(record.span_id()), storage));
+  }
   if (record.flags() != 0) metadata.Put("flags", record.flags());
-  if (!record.event_name().empty())
+  if (!record.event_name().empty()) {
     metadata.Put("event_name", json::string(record.event_name(), storage));
+  }
   if (record.dropped_attributes_count() != 0) {
     metadata.Put("dropped_attributes_count", record.dropped_attributes_count());
   }
   // What the timestamp column cannot hold: the nanoseconds, and the observed time beside it.
-  if (nanos % 1000 != 0)
+  if (nanos % 1000 != 0) {
     metadata.Put("time_unix_nano", json::string(std::to_string(nanos), storage));
+  }
   if (record.time_unix_nano() != 0 && record.observed_time_unix_nano() != 0) {
     metadata.Put("observed_time_unix_nano",
                  json::string(std::to_string(record.observed_time_unix_nano()), storage));
@@ -285,17 +290,23 @@ std::variant<Response, OtlpBatch> PrepareOtlp(const Request& request, const Inge
       source = SourceForService(state.config.sources, service);
       if (source == nullptr) {
         const std::string where = "resourceLogs[" + std::to_string(i) + "]";
-        return Error(400,
-                     service.empty()
-                         ? where +
-                               " has no service.name resource attribute and the request "
-                               "names no source (X-Source header, source or source_name "
-                               "parameter)"
-                         : "no source for service.name \"" + service + "\" (" + where +
-                               "): name one with the X-Source header or the source_name "
-                               "parameter, or send a service.name that is a source's name, a "
-                               "log table's name or a Supabase service's name",
-                     "unknown_source");
+        std::string message;
+        if (service.empty()) {
+          message = where;
+          message +=
+              " has no service.name resource attribute and the request names no source "
+              "(X-Source header, source or source_name parameter)";
+        } else {
+          message = "no source for service.name \"";
+          message += service;
+          message += "\" (";
+          message += where;
+          message +=
+              "): name one with the X-Source header or the source_name parameter, or send "
+              "a service.name that is a source's name, a log table's name or a Supabase "
+              "service's name";
+        }
+        return Error(400, message, "unknown_source");
       }
       if (!KeyMayIngest(*target.key, *source)) {
         return Error(401, "this key may not ingest into source " + source->name,
