@@ -5,6 +5,7 @@
 #include "handlers/admin_routes.h"
 #include "handlers/routes.h"
 #include "ingest/ingest_handler.h"
+#include "ingest/otlp_logs.h"
 #include "lqe/gateway/errors.h"
 #include "management/routes.h"
 #include "params/text_check.h"
@@ -170,6 +171,7 @@ Response HandlePending(const Request& request, const PendingRequest& pending, Co
       return response;
     }
     case PendingRequest::Kind::kIngest: {
+      if (pending.ingest.otlp) return ingest::otlp::HandleOtlp(request, pending, context);
       auto job = ingest::PrepareJob(request, pending, *context.state, nullptr);
       if (auto* response = std::get_if<Response>(&job)) return std::move(*response);
       return ingest::SubmitAndWait(std::get<IngestJob>(std::move(job)), context);

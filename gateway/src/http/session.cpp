@@ -20,6 +20,7 @@
 #include "http/request_parser.h"
 #include "http/wire.h"
 #include "ingest/ingest_handler.h"
+#include "ingest/otlp_logs.h"
 #include "lqe/base/ascii.h"
 #include "lqe/gateway/errors.h"
 #include "lqe/gateway/log_format.h"
@@ -223,6 +224,33 @@ auto AsyncSubmit(IngestService& service, IngestJob job, Token&& token) {
       token, std::move(job));
 }
 
+// OTLP ingest: decoding and event forming on a worker, then one queued job per log table.
+asio::awaitable<Response> AnswerOtlp(Server::Impl& server, Context& context, const Request& request,
+                                     const PendingRequest& pending) {
+  auto prepared = co_await asio::co_spawn(
+      *server.workers,
+      [&]() -> asio::awaitable<std::variant<Response, ingest::otlp::OtlpBatch>> {
+        try {
+          co_return ingest::otlp::PrepareOtlp(request, pending.ingest, *context.state, nullptr);
+        } catch (const std::exception& e) {
+          spdlog::error("OTLP ingest handler failed: {}", e.what());
+          co_return ErrorResponse(500, "internal error", {{"reason", "internal"}});
+        }
+      },
+      asio::use_awaitable);
+  if (auto* response = std::get_if<Response>(&prepared)) co_return std::move(*response);
+  auto& batch = std::get<ingest::otlp::OtlpBatch>(prepared);
+  std::vector<std::optional<IngestOutcome>> outcomes;
+  for (IngestJob& job : batch.jobs) {
+    std::optional<IngestOutcome> outcome =
+        co_await AsyncSubmit(*server.ingest, std::move(job), asio::use_awaitable);
+    const bool queued = outcome.has_value();
+    outcomes.push_back(std::move(outcome));
+    if (!queued) break;  // queue full: 429
+  }
+  co_return ingest::otlp::OtlpAnswer(batch, outcomes, server.ingest->RetryAfterSeconds());
+}
+
 // Ingest: body parsing and event forming on a worker, then the group-commit queue.
 asio::awaitable<Response> AnswerIngest(Server::Impl& server, Context& context,
                                        const Request& request, const PendingRequest& pending) {
@@ -251,6 +279,9 @@ asio::awaitable<Response> AnswerPending(Server::Impl& server, Connection<Stream>
                                         Context& context, const Request& request,
                                         // NOLINTNEXTLINE(performance-unnecessary-value-param)
                                         const PendingRequest pending) {  // a coroutine keeps a copy
+  if (pending.kind == PendingRequest::Kind::kIngest && pending.ingest.otlp) {
+    co_return co_await AnswerOtlp(server, context, request, pending);
+  }
   if (pending.kind == PendingRequest::Kind::kIngest) {
     co_return co_await AnswerIngest(server, context, request, pending);
   }

@@ -4,6 +4,7 @@
 #include <future>
 
 #include "ingest/body.h"
+#include "ingest/otlp_logs.h"
 #include "ingest/request_memory.h"
 #include "lqe/base/ascii.h"
 #include "lqe/gateway/auth.h"
@@ -89,7 +90,8 @@ Response Preflight() {
 }  // namespace
 
 bool IsIngestPath(std::string_view path) {
-  return path == "/api/logs" || path == "/logs" || path == "/api/events";
+  return path == "/api/logs" || path == "/logs" || path == "/api/events" ||
+         otlp::IsOtlpLogsPath(path);
 }
 
 FastOutcome HandleFast(const Request& request, const RawParams& raw, const GatewayState& state) {
@@ -107,6 +109,8 @@ FastOutcome HandleFast(const Request& request, const RawParams& raw, const Gatew
   PendingRequest pending;
   pending.kind = PendingRequest::Kind::kIngest;
   pending.ingest.key = key;
+  pending.ingest.otlp =
+      otlp::IsOtlpLogsPath(std::string_view(request.target).substr(0, request.target.find('?')));
   const std::string* name = Param(raw, "source_name", "collection_name");
   const std::string* id = Param(raw, "source", "collection");
   if (id == nullptr) id = request.Header("x-source");

@@ -95,6 +95,7 @@ struct Prepared {
 struct IngestTarget {
   const ApiKey* key = nullptr;
   const IngestSource* source = nullptr;  // null: named by the body, or 401
+  bool otlp = false;                     // POST /v1/logs (ingest/otlp_logs.h)
 };
 
 struct PendingRequest {
