@@ -13,10 +13,10 @@
 #include <thread>
 
 #include "http/session.h"
-#include "management/api_endpoints.h"
 #include "http/wire.h"
 #include "lqe/gateway/config_diff.h"
 #include "lqe/gateway/errors.h"
+#include "management/api_endpoints.h"
 
 namespace lqe::gateway {
 
