@@ -127,9 +127,12 @@ std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics
     std::vector<ConfigError> refusals = TranslateEndpoints(state->config, *state->catalog);
     problems.insert(problems.end(), std::make_move_iterator(refusals.begin()),
                     std::make_move_iterator(refusals.end()));
-    // Those created through /api/endpoints: a broken one is left out, never fatal.
-    for (auto& e : management::LoadApiEndpoints(state->config, *state->catalog)) {
-      state->config.endpoints.push_back(std::move(e));
+    // Those created through /api/endpoints, when the database answered (the catalogue was read
+    // from it): a broken one is left out, never fatal.
+    if (warning.empty()) {
+      for (auto& e : management::LoadApiEndpoints(state->config, *state->catalog)) {
+        state->config.endpoints.push_back(std::move(e));
+      }
     }
   }
   if (!problems.empty()) return nullptr;

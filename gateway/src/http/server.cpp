@@ -143,19 +143,14 @@ int Server::Run(bool handle_signals) {
     spdlog::info("lqe admin routes (/metrics, /health, /ready) on {}:{}",
                  s.state->config.admin.listen_host, admin_port());
   }
-  s.retention = std::make_unique<RetentionScheduler>(
-      [&s] {
-        auto state = s.CurrentState();
-        return std::shared_ptr<const Config>(state, &state->config);
-      },
-      &s.ops);
+  // The background threads read the config of the current snapshot (reloads apply at once).
+  auto current_config = [&s] {
+    auto state = s.CurrentState();
+    return std::shared_ptr<const Config>(state, &state->config);
+  };
+  s.retention = std::make_unique<RetentionScheduler>(current_config, &s.ops);
   s.retention->Start();
-  s.drains = std::make_unique<DrainWorker>(
-      [&s] {
-        auto state = s.CurrentState();
-        return std::shared_ptr<const Config>(state, &state->config);
-      },
-      &s.ops);
+  s.drains = std::make_unique<DrainWorker>(current_config, &s.ops);
   s.drains->Start();
   // Endpoints created through /api/endpoints: every gateway reloads within a second of a change.
   s.api_endpoints_watch = std::make_unique<ChangeWatch>(

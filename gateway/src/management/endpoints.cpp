@@ -128,6 +128,26 @@ Outcome ReadOnly(const EndpointDef& e) {
                         " and is read-only through the API");
 }
 
+// The body applied to `definition` (empty, or the stored one), checked as the gateways will
+// load it; the refusal otherwise (a file's endpoint of that name is read-only).
+std::optional<Outcome> Apply(const json::object& body, json::object* definition,
+                             const GatewayState& state, std::string* name) {
+  if (auto bad = Definition(body, definition)) return *bad;
+  if (!definition->contains("name")) return Error(400, "name is required", "name");
+  if (!definition->contains("query")) return Error(400, "query is required", "query");
+  auto checked = Check(*definition, state);
+  if (auto* refused = std::get_if<Outcome>(&checked)) return *refused;
+  *name = std::get<std::shared_ptr<EndpointDef>>(checked)->name;
+  if (const EndpointDef* file = FileEndpoint(state, *name)) return ReadOnly(*file);
+  return std::nullopt;
+}
+
+std::optional<std::string> Description(const json::object& body) {
+  const json::value* d = body.if_contains("description");
+  if (d == nullptr || !d->is_string()) return std::nullopt;
+  return std::string(d->as_string());
+}
+
 constexpr const char* kRowColumns =
     "e.id, e.token::text, coalesce(e.description, ''), e.definition::text";
 
@@ -159,23 +179,13 @@ Outcome List(pqxx::work& tx, const GatewayState& state) {
 Outcome Create(const Call& call, pqxx::work& tx, const GatewayState& state) {
   const json::object& body = call.body->as_object();
   json::object definition;
-  if (auto bad = Definition(body, &definition)) return *bad;
-  if (!definition.contains("name")) return Error(400, "name is required", "name");
-  if (!definition.contains("query")) return Error(400, "query is required", "query");
-  auto checked = Check(definition, state);
-  if (auto* refused = std::get_if<Outcome>(&checked)) return *refused;
-  const auto& endpoint = std::get<std::shared_ptr<EndpointDef>>(checked);
-  if (const EndpointDef* file = FileEndpoint(state, endpoint->name)) return ReadOnly(*file);
-  const json::value* description = body.if_contains("description");
+  std::string name;
+  if (auto refused = Apply(body, &definition, state, &name)) return *refused;
   auto row = tx.exec_params(
       std::string("INSERT INTO lqe_admin.endpoints AS e (name, description, definition) "
                   "VALUES ($1, $2, $3::jsonb) ON CONFLICT (name) DO NOTHING RETURNING ") +
           kRowColumns,
-      endpoint->name,
-      description != nullptr && description->is_string()
-          ? std::optional<std::string>(std::string(description->as_string()))
-          : std::nullopt,
-      json::serialize(definition));
+      name, Description(body), json::serialize(definition));
   if (row.empty()) return Error(422, "has already been taken", "name");
   Audit(tx, call.actor, "create", "endpoint", row[0][0].as<long long>(),
         row[0][1].as<std::string>(), json::serialize(body));
@@ -189,12 +199,8 @@ Outcome Update(const Call& call, const ItemKey& key, pqxx::work& tx, const Gatew
   if (found.empty()) return Error(404, "Not Found");
   json::object definition = json::parse(found[0][0].as<std::string>()).as_object();
   const json::object& body = call.body->as_object();
-  if (auto bad = Definition(body, &definition)) return *bad;
-  auto checked = Check(definition, state);
-  if (auto* refused = std::get_if<Outcome>(&checked)) return *refused;
-  const auto& endpoint = std::get<std::shared_ptr<EndpointDef>>(checked);
-  if (const EndpointDef* file = FileEndpoint(state, endpoint->name)) return ReadOnly(*file);
-  const json::value* description = body.if_contains("description");
+  std::string name;
+  if (auto refused = Apply(body, &definition, state, &name)) return *refused;
   auto row = tx.exec_params(
       "UPDATE lqe_admin.endpoints AS e SET name = $2, definition = $3::jsonb, "
       "description = CASE WHEN $4 THEN $5 ELSE e.description END, updated_at = now() "
@@ -203,10 +209,8 @@ Outcome Update(const Call& call, const ItemKey& key, pqxx::work& tx, const Gatew
           " AND NOT EXISTS (SELECT 1 FROM lqe_admin.endpoints o WHERE o.name = $2 "
           "AND o.id <> e.id) RETURNING " +
           kRowColumns,
-      key.value, endpoint->name, json::serialize(definition), description != nullptr,
-      description != nullptr && description->is_string()
-          ? std::optional<std::string>(std::string(description->as_string()))
-          : std::nullopt);
+      key.value, name, json::serialize(definition), body.contains("description"),
+      Description(body));
   if (row.empty()) return Error(422, "has already been taken", "name");
   Audit(tx, call.actor, "update", "endpoint", row[0][0].as<long long>(),
         row[0][1].as<std::string>(), json::serialize(body));
