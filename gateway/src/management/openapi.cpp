@@ -1,5 +1,6 @@
 #include "management/openapi.h"
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "lqe/gateway/build_info.h"
@@ -78,10 +79,23 @@ json::object ParamSchema(const ParamDef& def) {
   return schema;
 }
 
+// {"content": {"application/json": {"schema": schema}}}, built a level at a time (deeply
+// nested braced lists make clang-tidy's analysis explode).
+json::object JsonContent(json::object schema) {
+  json::object media;
+  media["schema"] = std::move(schema);
+  json::object content;
+  content["application/json"] = std::move(media);
+  return content;
+}
+
 json::object ErrorResponse(const char* what) {
-  return {
-      {"description", what},
-      {"content", {{"application/json", {{"schema", {{"$ref", "#/components/schemas/Error"}}}}}}}};
+  json::object ref;
+  ref["$ref"] = "#/components/schemas/Error";
+  json::object response;
+  response["description"] = what;
+  response["content"] = JsonContent(std::move(ref));
+  return response;
 }
 
 json::object EndpointOperation(const EndpointDef& e) {
@@ -94,12 +108,15 @@ json::object EndpointOperation(const EndpointDef& e) {
   }
   if (e.sandbox) {
     for (const char* name : {"sql", "lql"}) {
-      parameters.emplace_back(json::object{
-          {"name", name},
-          {"in", "query"},
-          {"required", false},
-          {"description", std::string(name) + " over the stored query's CTEs (sandboxed)"},
-          {"schema", {{"type", "string"}}}});
+      json::object schema;
+      schema["type"] = "string";
+      json::object p;
+      p["name"] = name;
+      p["in"] = "query";
+      p["required"] = false;
+      p["description"] = std::string(name) + " over the stored query's CTEs (sandboxed)";
+      p["schema"] = std::move(schema);
+      parameters.emplace_back(std::move(p));
     }
   }
   json::object row_properties;
@@ -108,69 +125,96 @@ json::object EndpointOperation(const EndpointDef& e) {
       row_properties[c.name] = ColumnSchema(*c.type);
     }
   }
-  json::object result{{"type", "array"},
-                      {"maxItems", e.max_rows},
-                      {"items", {{"type", "object"}, {"properties", std::move(row_properties)}}}};
-  return {{"operationId", "query:" + e.name},
-          {"summary", "Run endpoint " + e.name},
-          {"tags", json::array{"endpoints"}},
-          {"parameters", std::move(parameters)},
-          {"responses",
-           {{"200",
-             {{"description", "The rows"},
-              {"content",
-               {{"application/json",
-                 {{"schema",
-                   {{"type", "object"}, {"properties", {{"result", std::move(result)}}}}}}}}}}},
-            {"400", ErrorResponse("A parameter, sql or lql refused, with the reason")},
-            {"401", ErrorResponse("No valid API key")}}}};
+  json::object item;
+  item["type"] = "object";
+  item["properties"] = std::move(row_properties);
+  json::object result;
+  result["type"] = "array";
+  result["maxItems"] = e.max_rows;
+  result["items"] = std::move(item);
+  json::object body_properties;
+  body_properties["result"] = std::move(result);
+  json::object body;
+  body["type"] = "object";
+  body["properties"] = std::move(body_properties);
+  json::object ok;
+  ok["description"] = "The rows";
+  ok["content"] = JsonContent(std::move(body));
+  json::object responses;
+  responses["200"] = std::move(ok);
+  responses["400"] = ErrorResponse("A parameter, sql or lql refused, with the reason");
+  responses["401"] = ErrorResponse("No valid API key");
+  json::object op;
+  op["operationId"] = "query:" + e.name;
+  op["summary"] = "Run endpoint " + e.name;
+  op["tags"] = json::array{"endpoints"};
+  op["parameters"] = std::move(parameters);
+  op["responses"] = std::move(responses);
+  return op;
 }
 
 // A management route's operation: summary, and whether it takes a JSON body.
 json::object Operation(const std::string& summary, bool body = false) {
-  json::object op{{"summary", summary},
-                  {"tags", json::array{"management"}},
-                  {"responses",
-                   {{"200", {{"description", "OK (201 for a creation, 204 for a deletion)"}}},
-                    {"400", ErrorResponse("The body refused, naming the field")},
-                    {"401", ErrorResponse("No valid API key")},
-                    {"403", ErrorResponse("The key lacks the private scope, or read-only")},
-                    {"404", ErrorResponse("Not found")}}}};
+  json::object ok;
+  ok["description"] = "OK (201 for a creation, 204 for a deletion)";
+  json::object responses;
+  responses["200"] = std::move(ok);
+  responses["400"] = ErrorResponse("The body refused, naming the field");
+  responses["401"] = ErrorResponse("No valid API key");
+  responses["403"] = ErrorResponse("The key lacks the private scope, or read-only");
+  responses["404"] = ErrorResponse("Not found");
+  json::object op;
+  op["summary"] = summary;
+  op["tags"] = json::array{"management"};
+  op["responses"] = std::move(responses);
   if (body) {
-    op["requestBody"] = {{"required", true},
-                         {"content", {{"application/json", {{"schema", {{"type", "object"}}}}}}}};
+    json::object schema;
+    schema["type"] = "object";
+    json::object request;
+    request["required"] = true;
+    request["content"] = JsonContent(std::move(schema));
+    op["requestBody"] = std::move(request);
   }
   return op;
 }
 
 json::object IdParameter() {
-  return {{"name", "id"},
-          {"in", "path"},
-          {"required", true},
-          {"description", "the integer id or the UUID token"},
-          {"schema", {{"type", "string"}}}};
+  json::object schema;
+  schema["type"] = "string";
+  json::object p;
+  p["name"] = "id";
+  p["in"] = "path";
+  p["required"] = true;
+  p["description"] = "the integer id or the UUID token";
+  p["schema"] = std::move(schema);
+  return p;
 }
 
 void AddManagement(json::object& paths) {
   for (const char* collection : {"backends", "sources", "rules", "endpoints"}) {
     const std::string name = collection;
-    paths["/api/" + name] = {{"get", Operation("List " + name)},
-                             {"post", Operation("Create one of " + name, true)}};
-    json::object item{{"parameters", json::array{IdParameter()}},
-                      {"get", Operation("Fetch one of " + name)},
-                      {"delete", Operation("Delete one of " + name)}};
+    json::object list;
+    list["get"] = Operation("List " + name);
+    list["post"] = Operation("Create one of " + name, true);
+    paths["/api/" + name] = std::move(list);
+    json::object item;
+    item["parameters"] = json::array{IdParameter()};
+    item["get"] = Operation("Fetch one of " + name);
+    item["delete"] = Operation("Delete one of " + name);
     if (name != "rules") {
       item["put"] = Operation("Update one of " + name, true);
       item["patch"] = Operation("Update one of " + name + " (answers 204)", true);
     }
     paths["/api/" + name + "/{id}"] = std::move(item);
   }
-  paths["/api/backends/{id}/test"] = {
-      {"parameters", json::array{IdParameter()}},
-      {"post", Operation("Send a probe event; {\"connected?\": bool, \"reason\"?}")}};
-  paths["/api/sources/{id}/schema"] = {
-      {"parameters", json::array{IdParameter()}},
-      {"get", Operation("The source's fields and their BigQuery types")}};
+  json::object test;
+  test["parameters"] = json::array{IdParameter()};
+  test["post"] = Operation("Send a probe event; {\"connected?\": bool, \"reason\"?}");
+  paths["/api/backends/{id}/test"] = std::move(test);
+  json::object schema;
+  schema["parameters"] = json::array{IdParameter()};
+  schema["get"] = Operation("The source's fields and their BigQuery types");
+  paths["/api/sources/{id}/schema"] = std::move(schema);
 }
 
 }  // namespace
@@ -178,29 +222,27 @@ void AddManagement(json::object& paths) {
 std::string OpenApiDocument(const GatewayState& state) {
   json::object paths;
   for (const auto& e : state.config.endpoints) {
-    paths["/api/endpoints/query/" + e->name] = {{"get", EndpointOperation(*e)}};
+    json::object path;
+    path["get"] = EndpointOperation(*e);
+    paths["/api/endpoints/query/" + e->name] = std::move(path);
   }
   AddManagement(paths);
-  json::object doc{
-      {"openapi", "3.1.0"},
-      {"info",
-       {{"title", "lqe"},
-        {"version", std::string(BuildVersion())},
-        {"description",
-         "Log query endpoints over PostgreSQL, and Logflare's management API. Endpoint paths "
-         "also answer by UUID; POST with a JSON body of the parameters works as GET."}}},
-      {"components",
-       {{"securitySchemes",
-         {{"bearer", {{"type", "http"}, {"scheme", "bearer"}}},
-          {"apiKey", {{"type", "apiKey"}, {"in", "header"}, {"name", "X-API-KEY"}}}}},
-        {"schemas",
-         {{"Error",
-           {{"type", "object"},
-            {"properties",
-             {{"error", {{"type", "string"}}}, {"message", {{"type", "string"}}}}}}}}}}},
-      {"security", json::array{json::object{{"bearer", json::array{}}},
-                               json::object{{"apiKey", json::array{}}}}},
-      {"paths", std::move(paths)}};
+  // The fixed parts, as JSON text.
+  json::object doc = json::parse(R"({
+    "openapi": "3.1.0",
+    "info": {"title": "lqe", "description": "Log query endpoints over PostgreSQL, and Logflare's management API. Endpoint paths also answer by UUID; POST with a JSON body of the parameters works as GET."},
+    "components": {
+      "securitySchemes": {
+        "bearer": {"type": "http", "scheme": "bearer"},
+        "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-KEY"}},
+      "schemas": {
+        "Error": {"type": "object",
+                  "properties": {"error": {"type": "string"}, "message": {"type": "string"}}}}},
+    "security": [{"bearer": []}, {"apiKey": []}]
+  })")
+                         .as_object();
+  doc["info"].as_object()["version"] = std::string(BuildVersion());
+  doc["paths"] = std::move(paths);
   return json::serialize(doc);
 }
 
