@@ -281,6 +281,12 @@ MigrateReport MigrateOnce(pqxx::connection& conn, const std::vector<Migration>& 
   {
     pqxx::work tx(conn);
     tx.exec("SELECT logs.configure_ingest_role(" + Literal(tx, report.ingest_role) + ")");
+    // Only with 023 applied: the sources created through the API.
+    if (!tx.exec1("SELECT to_regprocedure('logs.configure_created_sources_role(text)') IS NULL")[0]
+             .as<bool>()) {
+      tx.exec("SELECT logs.configure_created_sources_role(" + Literal(tx, report.ingest_role) +
+              ")");
+    }
     if (options.ingest_password) {
       tx.exec("ALTER ROLE " + tx.quote_name(report.ingest_role) + " PASSWORD " +
               Literal(tx, *options.ingest_password));

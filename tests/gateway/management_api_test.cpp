@@ -303,6 +303,71 @@ TEST_F(ManagementApiTest, ASourceSchemaListsItsFieldsWithTheirTypes) {
   EXPECT_EQ(Call(g, "GET", "/api/sources/1/fields").status, 404);
 }
 
+// A source created through the API gets a log table of its own: every gateway takes its logs
+// (by name and by UUID) within a second, its schema lists what was sent, and deleting it drops
+// its events and its name.
+TEST_F(ManagementApiTest, ACreatedSourceTakesLogsUntilItIsDeleted) {
+  Gateway g(dir_, Vars(), true);
+  ASSERT_TRUE(g.Up()) << g.Log();
+  auto r = Call(g, "POST", "/api/sources", R"({"name":"my.app"})");
+  ASSERT_EQ(r.status, 201) << r.body;
+  const json::object source = json::parse(r.body).as_object();
+  const std::string token(source.at("token").as_string());
+  const std::string table = "source_" + std::to_string(source.at("id").as_int64());
+  const std::map<std::string, std::string> shipper = {{"x-api-key", kPublic},
+                                                      {"content-type", "application/json"}};
+  auto send = [&](const std::string& target, const std::string& body, int want) {
+    HttpResult sent;
+    for (int i = 0; i < 50; ++i) {
+      sent = Fetch(g.Port(), target, shipper, "POST", body);
+      if (sent.status == want) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return sent;
+  };
+  r = send("/api/logs?source_name=my.app",
+           R"({"message":"hello","metadata":{"level":"info","attempt":1}})", 200);
+  ASSERT_EQ(r.status, 200) << r.body << g.Log();
+  r = send("/api/logs?source=" + token, R"([{"event_message":"by uuid"}])", 200);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Count("SELECT count(*) FROM logs." + table), 2);
+  EXPECT_EQ(Count("SELECT count(*) FROM logs." + table +
+                  " WHERE event_message = 'hello' AND metadata->>'level' = 'info'"),
+            1);
+  r = Call(g, "GET", "/api/sources/" + token + "/schema");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json::object fields = json::parse(r.body).as_object();
+  EXPECT_EQ(fields.at("metadata.level"), "STRING") << r.body;
+  EXPECT_EQ(fields.at("metadata.attempt"), "INT64") << r.body;
+  // The declared sources keep no table of the API's.
+  EXPECT_EQ(Count("SELECT count(*) FROM lqe_admin.sources WHERE read_only AND log_table IS NOT "
+                  "NULL"),
+            0);
+
+  EXPECT_EQ(Call(g, "DELETE", "/api/sources/" + token).status, 204);
+  EXPECT_EQ(Count("SELECT count(*) FROM pg_class WHERE relname = '" + table + "'"), 0);
+  EXPECT_EQ(Count("SELECT count(*) FROM logs.field_catalogue WHERE source = '" + table + "'"), 0);
+  r = send("/api/logs?source_name=my.app", R"({"message":"gone"})", 401);
+  EXPECT_EQ(r.status, 401) << r.body;
+  EXPECT_EQ(Count("SELECT count(*) FROM lqe_admin.audit_log WHERE object_type = 'source'"), 2);
+}
+
+// The number of created sources is capped (lqe.max_created_sources): one more is a 422.
+TEST_F(ManagementApiTest, CreatedSourcesAreCapped) {
+  {
+    pqxx::connection conn(db_.dsn());
+    pqxx::nontransaction tx(conn);
+    tx.exec("ALTER DATABASE " + tx.quote_name(db_.name()) + " SET lqe.max_created_sources = 1");
+  }
+  Gateway g(dir_, Vars(), true);
+  ASSERT_TRUE(g.Up()) << g.Log();
+  EXPECT_EQ(Call(g, "POST", "/api/sources", R"({"name":"first"})").status, 201);
+  auto r = Call(g, "POST", "/api/sources", R"({"name":"second"})");
+  EXPECT_EQ(r.status, 422) << r.body;
+  EXPECT_NE(r.body.find("at most 1 sources may be created"), std::string::npos) << r.body;
+  EXPECT_EQ(Count("SELECT count(*) FROM lqe_admin.sources WHERE NOT read_only"), 1);
+}
+
 TEST_F(ManagementApiTest, EndpointsAreCheckedStoredAndServedByEveryGateway) {
   Gateway a(dir_, Vars(), true);
   ASSERT_TRUE(a.Up()) << a.Log();

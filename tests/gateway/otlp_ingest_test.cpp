@@ -348,12 +348,17 @@ TEST_F(OtlpIngestTest, BadRequestsGetAClear4xxAndStoreNothing) {
          413, "body_too_large", "1048576 bytes");
   EXPECT_EQ(Post(std::string(70000, ' '), "application/json").status, 413);
 
-  // An unknown service.name refuses the whole request, naming it; a known one beside it too.
+  // A service.name that names no source makes one only for a key that may send anywhere, and
+  // only a name a source can have; a known source beside it stores nothing either.
   pb::collector::logs::v1::ExportLogsServiceRequest request;
-  AddRecord(AddResource(&request, "gotrue"), "known", NanosAgo(1));
   AddRecord(AddResource(&request, "billing-worker"), "unknown", NanosAgo(1));
-  expect(PostProto(request), 400, "unknown_source",
-         "no source for service.name \"billing-worker\" (resourceLogs[1])");
+  expect(PostProto(request, {{"x-api-key", kEdgeOnlyKey}}), 401, "source_not_allowed",
+         "billing-worker");
+  pb::collector::logs::v1::ExportLogsServiceRequest too_long;
+  AddRecord(AddResource(&too_long, "gotrue"), "known", NanosAgo(1));
+  AddRecord(AddResource(&too_long, std::string(300, 'w')), "unknown", NanosAgo(1));
+  expect(PostProto(too_long), 400, "unknown_source", "a source name must be 1 to 256 bytes");
+  EXPECT_EQ(One("SELECT count(*) FROM lqe_admin.sources WHERE NOT read_only"), "0");
   pb::collector::logs::v1::ExportLogsServiceRequest nameless;
   auto* no_service = nameless.add_resource_logs();
   no_service->add_scope_logs();
@@ -374,6 +379,49 @@ TEST_F(OtlpIngestTest, BadRequestsGetAClear4xxAndStoreNothing) {
   HttpResult r = Post("{}", "application/json");
   EXPECT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.body, "{}");
+}
+
+// A service.name that names no source gets a source of its own, with a log table the ingest
+// role may write: listed by /api/sources, written to the audit log under the key, taken again by
+// later requests, and capped by lqe.max_created_sources.
+TEST_F(OtlpIngestTest, AnUnknownServiceGetsASourceOfItsOwn) {
+  pb::collector::logs::v1::ExportLogsServiceRequest request;
+  AddRecord(AddResource(&request, "billing-worker"), "invoice sent", NanosAgo(2));
+  AddRecord(AddResource(&request, "gotrue"), "known", NanosAgo(2));
+  HttpResult r = PostProto(request);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string table =
+      One("SELECT log_table FROM lqe_admin.sources WHERE name = 'billing-worker'");
+  ASSERT_EQ(table.rfind("source_", 0), 0u) << table;
+  EXPECT_EQ(One("SELECT event_message FROM logs." + table), "invoice sent");
+  EXPECT_EQ(One("SELECT extra->>'service_name' FROM logs." + table), "billing-worker");
+  EXPECT_EQ(Count("auth"), 1);
+  EXPECT_EQ(One("SELECT key_name || ' ' || action FROM lqe_admin.audit_log "
+                "WHERE object_type = 'source'"),
+            "shipper create");
+  // Again, once the gateway lists it and before: one source, every record kept.
+  for (int i = 0; i < 3; ++i) {
+    pb::collector::logs::v1::ExportLogsServiceRequest again;
+    AddRecord(AddResource(&again, "billing-worker"), "again " + std::to_string(i), NanosAgo(1));
+    ASSERT_EQ(PostProto(again).status, 200);
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  }
+  EXPECT_EQ(Count(table), 4);
+  EXPECT_EQ(One("SELECT count(*) FROM lqe_admin.sources WHERE NOT read_only"), "1");
+
+  // The cap: one more service is refused with its reason, and stores nothing.
+  {
+    pqxx::connection conn(db_.dsn());
+    pqxx::nontransaction tx(conn);
+    tx.exec("ALTER DATABASE " + tx.quote_name(db_.name()) + " SET lqe.max_created_sources = 1");
+  }
+  pb::collector::logs::v1::ExportLogsServiceRequest capped;
+  AddRecord(AddResource(&capped, "mailer"), "x", NanosAgo(1));
+  r = PostProto(capped);
+  EXPECT_EQ(r.status, 422) << r.body;
+  EXPECT_EQ(ErrorReason(r), "source_limit") << r.body;
+  EXPECT_NE(ErrorMessage(r).find("at most 1 sources may be created"), std::string::npos) << r.body;
+  EXPECT_EQ(One("SELECT count(*) FROM lqe_admin.sources WHERE NOT read_only"), "1");
 }
 
 }  // namespace

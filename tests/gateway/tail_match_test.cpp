@@ -46,6 +46,21 @@ TEST(TailMatchTest, FreeTextAndRegexReadTheMessage) {
   EXPECT_TRUE(Matches("users -missing", kEvent));
 }
 
+// An event without a message has an empty one: the rule Studio gives every drain, ~".*?",
+// matches it, and a regex that needs a character does not.
+TEST(TailMatchTest, ARegexReadsAMissingMessageAsEmpty) {
+  const std::string silent = R"({"id":"e2","metadata":{"level":"info"}})";
+  const std::string null_message = R"({"id":"e3","event_message":null})";
+  EXPECT_TRUE(Matches("~\".*?\"", silent));
+  EXPECT_TRUE(Matches("~\".*?\"", null_message));
+  EXPECT_TRUE(Matches("~\"^$\"", silent));
+  EXPECT_FALSE(Matches("~\".+\"", silent));
+  EXPECT_TRUE(Matches("-~\".+\"", silent));
+  EXPECT_FALSE(Matches("users", silent));
+  EXPECT_TRUE(Matches("~\".*?\" m.level:info", silent));
+  EXPECT_FALSE(Matches("m.missing:~\".*?\"", silent));  // only the message is read as empty
+}
+
 TEST(TailMatchTest, FieldComparisonsByTheValuesType) {
   EXPECT_TRUE(Matches("m.level:error", kEvent));
   EXPECT_TRUE(Matches("metadata.status:503 m.status:>=500 m.status:<600", kEvent));

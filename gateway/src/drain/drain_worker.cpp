@@ -62,8 +62,9 @@ std::vector<Backend> LoadBackends(pqxx::connection& conn, const Config& config) 
   pqxx::nontransaction tx(conn);
   auto rows = tx.exec(
       "SELECT b.id, b.token::text, b.type, b.config::text, s.cursor_xid::text, s.cursor_seq, "
-      "s.cursor_pos, coalesce((SELECT json_agg(json_build_object('source', src.name, 'lql', "
-      "r.lql_string) ORDER BY r.id) FROM lqe_admin.rules r JOIN lqe_admin.sources src "
+      "s.cursor_pos, coalesce((SELECT json_agg(json_build_object('source', src.name, 'table', "
+      "src.log_table, 'lql', r.lql_string) ORDER BY r.id) FROM lqe_admin.rules r JOIN "
+      "lqe_admin.sources src "
       "ON src.id = r.source_id WHERE r.backend_id = b.id), '[]')::text "
       "FROM lqe_admin.backends b JOIN lqe_admin.drain_state s ON s.backend_id = b.id "
       "ORDER BY b.id");
@@ -83,12 +84,19 @@ std::vector<Backend> LoadBackends(pqxx::connection& conn, const Config& config) 
       for (const json::value& r : rules.as_array()) {
         const json::object& rule = r.as_object();
         const std::string source(rule.at("source").as_string());
-        auto known = std::find_if(config.sources.begin(), config.sources.end(),
-                                  [&](const IngestSource& s) { return s.name == source; });
-        if (known == config.sources.end()) continue;
+        // A created source names its table in the database (this snapshot may predate it).
+        std::string table;
+        if (const json::value* t = rule.if_contains("table"); t != nullptr && t->is_string()) {
+          table = t->as_string();
+        } else {
+          auto known = std::find_if(config.sources.begin(), config.sources.end(),
+                                    [&](const IngestSource& s) { return s.name == source; });
+          if (known == config.sources.end()) continue;
+          table = known->table;
+        }
         auto match = tail::EventMatch::Compile(rule.at("lql").as_string(), now);
         if (auto* m = std::get_if<tail::EventMatch>(&match)) {
-          b.rules[known->table].push_back(Rule{std::move(*m), source});
+          b.rules[table].push_back(Rule{std::move(*m), source});
         }
       }
     }
@@ -145,7 +153,7 @@ Gathered Gather(pqxx::connection& conn, const Backend& b, const DrainLimits& lim
       g.next = Position{at.xid, at.seq, size};
       continue;
     }
-    // The table name is the config's (checked to [a-z0-9_]) as the writer recorded it.
+    // The table name is the config's (checked to [a-z0-9_]) or a created source's (source_<id>).
     const std::size_t room = limits.max_events - g.events.size();
     auto events = tx.exec_params(
         "SELECT u.n, t.id, (extract(epoch FROM t.\"timestamp\") * 1000000)::bigint, "

@@ -9,6 +9,7 @@
 #include "lqe/gateway/handler.h"
 #include "lqe/schema/embedded.h"
 #include "management/api_endpoints.h"
+#include "management/api_sources.h"
 
 namespace lqe::gateway {
 
@@ -132,6 +133,9 @@ std::shared_ptr<GatewayState> BuildState(const std::string& config_path, Metrics
     if (warning.empty()) {
       for (auto& e : management::LoadApiEndpoints(state->config, *state->catalog)) {
         state->config.endpoints.push_back(std::move(e));
+      }
+      for (auto& s : management::LoadApiSources(state->config)) {
+        state->config.sources.push_back(std::move(s));
       }
     }
   }

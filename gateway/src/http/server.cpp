@@ -152,18 +152,19 @@ int Server::Run(bool handle_signals) {
   s.retention->Start();
   s.drains = std::make_unique<DrainWorker>(current_config, &s.ops);
   s.drains->Start();
-  // Endpoints created through /api/endpoints: every gateway reloads within a second of a change.
-  s.api_endpoints_watch = std::make_unique<ChangeWatch>(
+  // Endpoints and sources created through the API: every gateway reloads within a second of a
+  // change.
+  s.api_state_watch = std::make_unique<ChangeWatch>(
       [&s] {
         const std::string dsn = s.CurrentState()->config.dsn;
-        return dsn.empty() ? std::string() : management::ApiEndpointsMark(dsn);
+        return dsn.empty() ? std::string() : management::ApiStateMark(dsn);
       },
       [&s] {
-        spdlog::info("reload: the endpoints of /api/endpoints changed");
+        spdlog::info("reload: the endpoints or sources created through the API changed");
         asio::post(*s.workers, [&s] { s.Reload(); });
       },
       std::chrono::seconds(1));
-  s.api_endpoints_watch->Start();
+  s.api_state_watch->Start();
   spdlog::info("lqe serving {} endpoints on {}:{}{} with {} I/O threads",
                s.state->config.endpoints.size(), s.state->config.listen_host, port(),
                s.tls ? " (TLS)" : "", s.io_threads);
@@ -198,7 +199,7 @@ int Server::Run(bool handle_signals) {
   for (auto& t : threads) t.join();
   s.retention->Stop();
   s.drains->Stop();
-  s.api_endpoints_watch->Stop();
+  s.api_state_watch->Stop();
   if (s.stopping.load()) {
     // Past the grace deadline: keep cancelling whatever still runs until the workers are done
     // (a cancel that reaches a backend between protocol messages is dropped).

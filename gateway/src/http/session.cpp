@@ -231,7 +231,8 @@ asio::awaitable<Response> AnswerOtlp(Server::Impl& server, Context& context, con
       *server.workers,
       [&]() -> asio::awaitable<std::variant<Response, ingest::otlp::OtlpBatch>> {
         try {
-          co_return ingest::otlp::PrepareOtlp(request, pending.ingest, *context.state, nullptr);
+          co_return ingest::otlp::PrepareOtlp(request, pending.ingest, *context.state, nullptr,
+                                              server.ingest.get());
         } catch (const std::exception& e) {
           spdlog::error("OTLP ingest handler failed: {}", e.what());
           co_return ErrorResponse(500, "internal error", {{"reason", "internal"}});

@@ -70,7 +70,7 @@ struct Server::Impl {
   OperationsMetrics ops;
   std::unique_ptr<RetentionScheduler> retention;
   std::unique_ptr<DrainWorker> drains;
-  std::unique_ptr<ChangeWatch> api_endpoints_watch;
+  std::unique_ptr<ChangeWatch> api_state_watch;
 
   // The API listener's TLS context (null: plain HTTP); a reload loads the files again and new
   // connections take the new one.

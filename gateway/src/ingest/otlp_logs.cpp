@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <deque>
 #include <future>
 #include <limits>
 #include <map>
@@ -247,7 +248,8 @@ json::object RecordToEvent(const pb::logs::v1::ResourceLogs& resource,
 
 std::variant<Response, OtlpBatch> PrepareOtlp(const Request& request, const IngestTarget& target,
                                               const GatewayState& state,
-                                              const std::function<std::int64_t()>& now_micros) {
+                                              const std::function<std::int64_t()>& now_micros,
+                                              IngestService* creator) {
   OtlpBatch batch;
   const std::string type = MediaType(request.Header("content-type"));
   if (type == "application/x-protobuf" || type == "application/protobuf") {
@@ -279,6 +281,7 @@ std::variant<Response, OtlpBatch> PrepareOtlp(const Request& request, const Inge
   }
   // Every resource's source first: a request with one that cannot be placed stores nothing.
   std::vector<const IngestSource*> sources;
+  std::deque<IngestSource> created;  // sources made for this request (stable addresses)
   for (int i = 0; i < export_request.resource_logs_size(); ++i) {
     const IngestSource* source = target.source;
     const auto& scopes = export_request.resource_logs(i).scope_logs();
@@ -288,6 +291,22 @@ std::variant<Response, OtlpBatch> PrepareOtlp(const Request& request, const Inge
     if (source == nullptr && has_records) {
       const std::string service = ServiceName(export_request.resource_logs(i));
       source = SourceForService(state.config.sources, service);
+      if (source == nullptr && !service.empty() && creator != nullptr) {
+        // A service of its own: its source is made on first sight, if this key may send to it.
+        if (!target.key->all_sources &&
+            std::find(target.key->ingest.begin(), target.key->ingest.end(), service) ==
+                target.key->ingest.end()) {
+          return Error(401, "this key may not ingest into source " + service, "source_not_allowed");
+        }
+        auto made = creator->EnsureSource(service, *target.key);
+        if (auto* refusal = std::get_if<IngestService::SourceRefusal>(&made)) {
+          const int status = refusal->status;
+          return Error(
+              status, refusal->message,
+              status == 503 ? "unavailable" : (status == 422 ? "source_limit" : "unknown_source"));
+        }
+        source = &created.emplace_back(std::get<IngestSource>(std::move(made)));
+      }
       if (source == nullptr) {
         const std::string where = "resourceLogs[" + std::to_string(i) + "]";
         std::string message;
@@ -412,7 +431,7 @@ Response OtlpAnswer(const OtlpBatch& batch,
 }
 
 Response HandleOtlp(const Request& request, const PendingRequest& pending, Context& context) {
-  auto prepared = PrepareOtlp(request, pending.ingest, *context.state, nullptr);
+  auto prepared = PrepareOtlp(request, pending.ingest, *context.state, nullptr, context.ingest);
   if (auto* response = std::get_if<Response>(&prepared)) return std::move(*response);
   OtlpBatch& batch = std::get<OtlpBatch>(prepared);
   if (context.ingest == nullptr) return Error(503, "ingest is not running", "unavailable");

@@ -28,11 +28,13 @@ struct OtlpBatch {
   bool protobuf = false;  // the request was protobuf, so is the answer
 };
 
-// Decodes the body and forms the events: the jobs, or the answer (400, 401, 413, 415; 200 for a
-// request without records).
+// Decodes the body and forms the events: the jobs, or the answer (400, 401, 413, 415, 422; 200
+// for a request without records). A service.name that names no source gets one of its own
+// through `creator` (null: it is refused).
 std::variant<Response, OtlpBatch> PrepareOtlp(const Request& request, const IngestTarget& target,
                                               const GatewayState& state,
-                                              const std::function<std::int64_t()>& now_micros);
+                                              const std::function<std::int64_t()>& now_micros,
+                                              IngestService* creator = nullptr);
 
 // The answer once every job is done: outcomes[i] is jobs[i]'s, nullopt when the queue was full
 // (429). A retry after 429 or 503 stores nothing twice (the ids are derived from the body).

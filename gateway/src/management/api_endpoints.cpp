@@ -5,22 +5,16 @@
 #include <algorithm>
 #include <pqxx/pqxx>
 
+#include "lqe/gateway/pg_pool.h"
+
 namespace lqe::gateway::management {
-namespace {
-
-std::string WithConnectTimeout(const std::string& dsn) {
-  if (dsn.find("://") == std::string::npos) return dsn + " connect_timeout=2";
-  return dsn + (dsn.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=2";
-}
-
-}  // namespace
 
 std::vector<std::shared_ptr<EndpointDef>> LoadApiEndpoints(const Config& config,
                                                            const Catalog& catalog) {
   std::vector<std::shared_ptr<EndpointDef>> loaded;
   if (config.dsn.empty()) return loaded;
   try {
-    pqxx::connection conn(WithConnectTimeout(config.dsn));
+    pqxx::connection conn(DsnWithConnectTimeout(config.dsn, config.connect_timeout_ms));
     pqxx::read_transaction tx(conn);
     if (tx.exec1("SELECT to_regclass('lqe_admin.endpoints') IS NULL")[0].as<bool>()) return loaded;
     for (const auto& row : tx.exec("SELECT name, token::text, definition::text "
@@ -54,16 +48,24 @@ std::vector<std::shared_ptr<EndpointDef>> LoadApiEndpoints(const Config& config,
   return loaded;
 }
 
-std::string ApiEndpointsMark(const std::string& dsn) {
+std::string ApiStateMark(const std::string& dsn) {
   try {
-    pqxx::connection conn(WithConnectTimeout(dsn));
+    pqxx::connection conn(DsnWithConnectTimeout(dsn, 2000));
     pqxx::read_transaction tx(conn);
-    if (tx.exec1("SELECT to_regclass('lqe_admin.endpoints') IS NULL")[0].as<bool>()) return "none";
-    return tx
-        .exec1(
-            "SELECT count(*)::text || ' ' || coalesce(max(updated_at)::text, '') || ' ' || "
-            "coalesce(sum(id), 0)::text FROM lqe_admin.endpoints")[0]
-        .as<std::string>();
+    std::string mark;
+    for (const char* table : {"lqe_admin.endpoints", "lqe_admin.sources"}) {
+      if (tx.exec_params1("SELECT to_regclass($1) IS NULL", table)[0].as<bool>()) {
+        mark += "none ";
+        continue;
+      }
+      mark +=
+          tx.exec1(std::string("SELECT count(*)::text || ' ' || coalesce(max(updated_at)::text, "
+                               "'') || ' ' || coalesce(sum(id), 0)::text FROM ") +
+                   table)[0]
+              .as<std::string>();
+      mark += ' ';
+    }
+    return mark;
   } catch (const std::exception&) {
     return "";
   }

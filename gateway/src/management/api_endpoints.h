@@ -16,8 +16,8 @@ namespace lqe::gateway::management {
 std::vector<std::shared_ptr<EndpointDef>> LoadApiEndpoints(const Config& config,
                                                            const Catalog& catalog);
 
-// What marks a change of the stored endpoints (their count and latest change), for the gateways'
-// watch; empty when it cannot be read.
-std::string ApiEndpointsMark(const std::string& dsn);
+// What marks a change of the endpoints and sources created through the API (their counts and
+// latest changes), for the gateways' watch; empty when it cannot be read.
+std::string ApiStateMark(const std::string& dsn);
 
 }  // namespace lqe::gateway::management

@@ -67,6 +67,13 @@ Outcome Store::Transact(const std::function<Outcome(pqxx::work&)>& work) {
                      "the database role may not write schema lqe_admin (see "
                      "docs/management-api.md)");
       }
+      if (state == "54000") {
+        // A limit lqe's schema enforces (lqe_admin.max_created_sources): its message says which.
+        std::string message = e.what();
+        if (auto end = message.find('\n'); end != std::string::npos) message.resize(end);
+        if (StartsWith(message, "ERROR:  ")) message.erase(0, 8);
+        return Error(422, message);
+      }
       if (StartsWith(state, "22")) {
         // PostgreSQL's message would echo the value back; this says what to fix.
         return Error(400, "a value in the body cannot be stored (a \\u0000 in a string?)");

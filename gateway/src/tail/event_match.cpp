@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -194,11 +195,15 @@ bool EventMatch::Holds(const Clause& clause, const EventView& event) const {
     std::vector<const json::value*> values;
     auto it = event.fields->find(rule.path.front());
     if (it != event.fields->end()) Collect(it->value(), rule.path, 1, &values);
-    if (rule.op == FilterOp::kIsNull) {
-      // field:NULL holds when no value is there; -field:NULL when one is.
-      bool present = false;
-      for (const json::value* v : values) present = present || !v->is_null();
-      return rule.negated ? present : !present;
+    const bool present = std::any_of(values.begin(), values.end(),
+                                     [](const json::value* v) { return !v->is_null(); });
+    // field:NULL holds when no value is there; -field:NULL when one is.
+    if (rule.op == FilterOp::kIsNull) return rule.negated ? present : !present;
+    if (!present && rule.op == FilterOp::kRegex && rule.path.size() == 1 &&
+        rule.path.front() == "event_message") {
+      // An event without a message has an empty one, as in Logflare (where every event has
+      // one): the rule Studio writes for a drain, ~".*?", matches every event.
+      holds = RE2::PartialMatch(std::string_view(), *clause.regex);
     }
     for (const json::value* v : values) {
       // A scalar filter on an array matches one of its elements.

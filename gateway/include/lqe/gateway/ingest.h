@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <boost/json/memory_resource.hpp>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -19,6 +20,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "lqe/gateway/config.h"
@@ -84,6 +86,17 @@ class IngestService {
   // Events stored with an inferred timestamp (event_form.h), per source name.
   std::map<std::string, std::uint64_t> TimestampsInferred() const;
 
+  // The source named `name`, created with a log table of its own when there is none
+  // (logs.ensure_source; OTLP ingest for a service.name that names no source), for `key`. A
+  // refusal carries the HTTP status and the reason. Remembered for a few seconds, until the
+  // gateway's configuration snapshot lists the source.
+  struct SourceRefusal {
+    int status = 0;
+    std::string message;
+  };
+  std::variant<IngestSource, SourceRefusal> EnsureSource(const std::string& name,
+                                                         const ApiKey& key);
+
  private:
   struct Writer;
   void Run(Writer& writer);
@@ -110,6 +123,12 @@ class IngestService {
   std::condition_variable wake_;
   std::deque<IngestJob> queue_;
   std::map<std::string, int> writing_;  // table -> writers busy with it
+  std::mutex created_mutex_;
+  struct Created {
+    IngestSource source;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::map<std::string, Created, std::less<>> created_;  // by name, under created_mutex_
   bool stopping_ = false;
   std::vector<std::unique_ptr<Writer>> writers_;
   RollupCompactor compactor_;  // last, so it stops first (after the writers are joined)
