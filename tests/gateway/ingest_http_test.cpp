@@ -7,19 +7,12 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <boost/url/encode.hpp>
-#include <boost/url/rfc/unreserved_chars.hpp>
 #include <chrono>
 #include <future>
-#include <pqxx/pqxx>
 #include <thread>
 
-#include "http_client.h"
-#include "lqe/gateway/server.h"
-#include "lqe/schema/migrate.h"
+#include "config_server.h"
 #include "server_fixture.h"
-#include "support.h"
-#include "support/test_database.h"
 
 namespace lqe::gateway {
 namespace {
@@ -32,13 +25,7 @@ constexpr const char* kEdgeOnlyKey = "edge-only-key";
 constexpr const char* kQueryOnlyKey = "query-only-key";
 
 std::string NowIso(int offset_seconds = 0) {
-  auto t = std::chrono::system_clock::now() + std::chrono::seconds(offset_seconds);
-  std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return IsoSeconds(std::chrono::system_clock::now() + std::chrono::seconds(offset_seconds));
 }
 
 enum class Wrap : std::uint8_t { kGzip, kZlib, kRaw };
@@ -63,63 +50,19 @@ std::string Compress(const std::string& data, Wrap wrap) {
   return out;
 }
 
-class IngestHttpTest : public ::testing::Test {
+class IngestHttpTest : public ConfigServerTest {
  protected:
-  void SetUp() override {
-    pqxx::connection conn(db_.dsn());
-    schema::MigrateOptions options;
-    options.partition_days_back = 2;
-    schema::Migrate(conn, options);
-  }
+  IngestHttpTest() : ConfigServerTest("ingest_http", kIngestKey) {}
 
   // ingest_yaml: extra lines of the ingest section.
   void Start(const std::string& ingest_yaml = "", const std::string& ingest_role = "") {
-    std::string dsn = db_.dsn();
-    std::string query_dsn = dsn;
-    std::string writer_dsn = dsn;
-    auto user = dsn.find("user=postgres");
-    if (user != std::string::npos) {
-      query_dsn.replace(user, 13, "user=lqe_gateway_" + db_.name());
-      writer_dsn.replace(
-          user, 13, "user=" + (ingest_role.empty() ? "lqe_ingest_" + db_.name() : ingest_role));
-    }
-    std::string config = "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + query_dsn +
-                         "\n  pool_size: 2\ncatalogue_file: " +
-                         lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
-                         "\ningest:\n  dsn: " + writer_dsn + "\n  max_body_bytes: 65536\n" +
-                         "  max_decompressed_bytes: 1048576\n" + ingest_yaml +
-                         "sources:\n"
-                         "  - {name: gotrue.logs.prod, id: " +
-                         kAuthUuid +
-                         ", table: auth}\n"
-                         "  - {name: cloudflare.logs.prod, table: edge}\n"
-                         "  - {name: postgres.logs, table: postgres}\n"
-                         "api_keys:\n"
-                         "  - {name: shipper, sha256: " +
-                         Sha256Hex(kIngestKey) +
-                         ", endpoints: ['*'], ingest: ['*']}\n"
-                         "  - {name: edge-only, sha256: " +
-                         Sha256Hex(kEdgeOnlyKey) +
-                         ", endpoints: [], ingest: [cloudflare.logs.prod]}\n"
-                         "  - {name: reader, sha256: " +
-                         Sha256Hex(kQueryOnlyKey) +
-                         ", endpoints: ['*']}\n"
-                         "endpoints_dir: " +
-                         lqe::testing::SourcePath("sql") + "\n";
-    config_path_ = dir_.Write("gw.yaml", config);
-    std::string error;
-    auto state = BuildState(config_path_, metrics_.get(), &error);
-    ASSERT_NE(state, nullptr) << error;
-    server_ = std::make_unique<Server>(config_path_, state, metrics_);
-    ASSERT_EQ(server_->Bind(), "");
-    thread_ = std::thread([this] { server_->Run(false); });
-  }
-
-  void TearDown() override {
-    if (server_) {
-      server_->Stop();
-      thread_.join();
-    }
+    Serve(ServerYaml(QueryDsn()) + CatalogueYaml() +
+          "ingest:\n  dsn: " + (ingest_role.empty() ? WriterDsn() : DsnAs(ingest_role)) +
+          "\n  max_body_bytes: 65536\n  max_decompressed_bytes: 1048576\n" + ingest_yaml +
+          IngestSourcesYaml(kAuthUuid) + "api_keys:\n" +
+          ApiKeyYaml("shipper", kIngestKey, "['*']", "['*']") +
+          ApiKeyYaml("edge-only", kEdgeOnlyKey, "[]", "[cloudflare.logs.prod]") +
+          ApiKeyYaml("reader", kQueryOnlyKey, "['*']") + ShippedEndpointsYaml());
   }
 
   HttpResult Post(const std::string& target, const std::string& body,
@@ -128,30 +71,8 @@ class IngestHttpTest : public ::testing::Test {
       headers["x-api-key"] = kIngestKey;
     }
     if (!headers.contains("Content-Type")) headers["Content-Type"] = "application/json";
-    return Fetch(server_->port(), target, headers, "POST", body);
+    return Fetch(Port(), target, headers, "POST", body);
   }
-
-  std::int64_t Count(const std::string& table, const std::string& where = "true") {
-    pqxx::connection conn(db_.dsn());
-    pqxx::work tx(conn);
-    return tx.exec1("SELECT count(*) FROM logs." + table + " WHERE " + where)[0].as<std::int64_t>();
-  }
-
-  std::string One(const std::string& sql) {
-    pqxx::connection conn(db_.dsn());
-    pqxx::work tx(conn);
-    auto row = tx.exec1(sql);
-    return row[0].is_null() ? "<null>" : row[0].c_str();
-  }
-
-  std::string MetricsText() { return Fetch(server_->port(), "/metrics").body; }
-
-  lqe::testing::TestDatabase db_{"ingest_http"};
-  TempDir dir_;
-  std::string config_path_;
-  std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
 };
 
 const std::string kLogged = R"({"message":"Logged!"})";
@@ -198,7 +119,7 @@ TEST_F(IngestHttpTest, KeysAndSourcesAreCheckedLikeLogflare) {
   };
   expect_401(Post("/api/logs?source_name=gotrue.logs.prod", body, {{"x-api-key", "wrong"}}),
              "unknown key");
-  expect_401(Fetch(server_->port(), "/api/logs?source_name=gotrue.logs.prod",
+  expect_401(Fetch(Port(), "/api/logs?source_name=gotrue.logs.prod",
                    {{"Content-Type", "application/json"}}, "POST", body),
              "no key");
   expect_401(Post("/api/logs?source_name=nope", body), "unknown source");
@@ -214,8 +135,7 @@ TEST_F(IngestHttpTest, KeysAndSourcesAreCheckedLikeLogflare) {
   // The other places a key may come in.
   auto r = Post("/api/logs?source_name=cloudflare.logs.prod", body, {{"x-api-key", kEdgeOnlyKey}});
   EXPECT_EQ(r.status, 200) << r.body;
-  r = Fetch(server_->port(),
-            std::string("/api/logs?source_name=gotrue.logs.prod&api_key=") + kIngestKey,
+  r = Fetch(Port(), std::string("/api/logs?source_name=gotrue.logs.prod&api_key=") + kIngestKey,
             {{"Content-Type", "application/json"}}, "POST", body);
   EXPECT_EQ(r.status, 200) << r.body;
   r = Post("/api/logs?source_name=gotrue.logs.prod", body,
@@ -229,14 +149,14 @@ TEST_F(IngestHttpTest, KeysAndSourcesAreCheckedLikeLogflare) {
 
 TEST_F(IngestHttpTest, PreflightIsAuthenticatedAndGetIsRefused) {
   Start();
-  auto r = Fetch(server_->port(), "/api/logs", {}, "OPTIONS");
+  auto r = Fetch(Port(), "/api/logs", {}, "OPTIONS");
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(r.body, kUnauthorized);
-  r = Fetch(server_->port(), "/logs", {{"x-api-key", kIngestKey}}, "OPTIONS");
+  r = Fetch(Port(), "/logs", {{"x-api-key", kIngestKey}}, "OPTIONS");
   EXPECT_EQ(r.status, 204);
   EXPECT_EQ(r.Header("access-control-allow-methods"), "POST, OPTIONS");
   EXPECT_EQ(r.Header("access-control-allow-origin"), "*");
-  r = Fetch(server_->port(), "/api/logs?source_name=gotrue.logs.prod", {{"x-api-key", kIngestKey}});
+  r = Fetch(Port(), "/api/logs?source_name=gotrue.logs.prod", {{"x-api-key", kIngestKey}});
   EXPECT_EQ(r.status, 405);
   EXPECT_EQ(r.Header("allow"), "POST, OPTIONS");
   EXPECT_EQ(ErrorMessage(r), "method GET is not allowed here (POST)");
@@ -477,10 +397,9 @@ TEST_F(IngestHttpTest, StoredEventsAreReadThroughLogsAll) {
           NowIso(-5) +
           R"(","metadata":{"request":{"method":"GET","path":"/rest/v1/x"},"response":{"status_code":200}}}])");
   ASSERT_EQ(r.status, 200) << r.body;
-  auto q = Fetch(server_->port(),
+  auto q = Fetch(Port(),
                  "/api/endpoints/query/logs.all?project=default&sql=" +
-                     boost::urls::encode("select id, event_message from edge_logs",
-                                         boost::urls::unreserved_chars),
+                     UrlEncode("select id, event_message from edge_logs"),
                  {{"x-api-key", kIngestKey}});
   ASSERT_EQ(q.status, 200) << q.body;
   EXPECT_EQ(q.body, R"({"result":[{"event_message":"GET /rest/v1/x 200","id":"e1"}]})");
@@ -586,9 +505,9 @@ TEST_F(IngestHttpTest, CompactorFoldsTheEdgeRollupDeltaAfterEnoughEvents) {
   };
   // The chart's auth requests over its buckets (each interval once: answers are cached).
   auto chart_auth = [&](const std::string& interval) {
-    const HttpResult q = Fetch(
-        server_->port(), "/api/endpoints/query/usage.api-counts?project=proj1&interval=" + interval,
-        {{"x-api-key", kIngestKey}});
+    const HttpResult q =
+        Fetch(Port(), "/api/endpoints/query/usage.api-counts?project=proj1&interval=" + interval,
+              {{"x-api-key", kIngestKey}});
     EXPECT_EQ(q.status, 200) << q.body;
     std::int64_t sum = 0;
     const boost::json::value body = boost::json::parse(q.body);

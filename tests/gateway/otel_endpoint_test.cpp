@@ -7,19 +7,11 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <boost/url/encode.hpp>
-#include <boost/url/rfc/unreserved_chars.hpp>
 #include <chrono>
 #include <map>
-#include <pqxx/pqxx>
 #include <regex>
-#include <thread>
 
-#include "http_client.h"
-#include "lqe/gateway/server.h"
-#include "lqe/schema/migrate.h"
-#include "support.h"
-#include "support/test_database.h"
+#include "config_server.h"
 
 namespace lqe::gateway {
 namespace {
@@ -28,25 +20,12 @@ using namespace testing;  // NOLINT(google-build-using-namespace): test helpers 
 
 constexpr const char* kKey = "otel-key";
 
-std::string IsoAt(std::chrono::system_clock::time_point t) {
-  std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // ClickHouse's DateTime64(6) text of a whole-second instant.
 std::string ClickHouseAt(std::chrono::system_clock::time_point t) {
-  std::string iso = IsoAt(t);
+  std::string iso = IsoSeconds(t);
   iso[10] = ' ';
   iso.pop_back();
   return iso + ".000000";
-}
-
-std::string Encode(const std::string& s) {
-  return boost::urls::encode(s, boost::urls::unreserved_chars);
 }
 
 // Studio's derived columns (UnifiedLogs.queries.ts), as it writes them.
@@ -132,52 +111,21 @@ std::string UnifiedCountQuery() {
   return sql;
 }
 
-class OtelEndpointTest : public ::testing::Test {
+class OtelEndpointTest : public ConfigServerTest {
  protected:
+  OtelEndpointTest() : ConfigServerTest("otel_endpoint", kKey) {}
+
+  std::string Config() const override { return OneKeyYaml("studio"); }
   void SetUp() override {
-    pqxx::connection conn(db_.dsn());
-    schema::MigrateOptions options;
-    options.partition_days_back = 2;
-    schema::Migrate(conn, options);
-    std::string dsn = db_.dsn();
-    std::string query_dsn = dsn;
-    std::string writer_dsn = dsn;
-    auto user = dsn.find("user=postgres");
-    if (user != std::string::npos) {
-      query_dsn.replace(user, 13, "user=lqe_gateway_" + db_.name());
-      writer_dsn.replace(user, 13, "user=lqe_ingest_" + db_.name());
-    }
-    const std::string config =
-        "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + query_dsn +
-        "\n  pool_size: 2\ningest:\n  dsn: " + writer_dsn +
-        "\napi_keys:\n  - {name: studio, sha256: " + Sha256Hex(kKey) +
-        ", endpoints: ['*'], ingest: ['*']}\nendpoints_dir: " + lqe::testing::SourcePath("sql") +
-        "\n";
-    config_path_ = dir_.Write("gw.yaml", config);
-    std::string error;
-    auto state = BuildState(config_path_, metrics_.get(), &error);
-    ASSERT_NE(state, nullptr) << error;
-    server_ = std::make_unique<Server>(config_path_, state, metrics_);
-    ASSERT_EQ(server_->Bind(), "");
-    thread_ = std::thread([this] { server_->Run(false); });
+    ASSERT_NO_FATAL_FAILURE(ConfigServerTest::SetUp());
     LoadEvents();
   }
 
-  void TearDown() override {
-    if (server_) {
-      server_->Stop();
-      thread_.join();
-    }
-  }
-
+  using ConfigServerTest::Ingest;
   void Ingest(const std::string& source_name, const std::string& id, const std::string& message,
               const std::string& rest, std::chrono::system_clock::time_point at) {
-    const std::string events = R"([{"id":")" + id + R"(","event_message":")" + message +
-                               R"(","timestamp":")" + IsoAt(at) + R"(")" + rest + "}]";
-    HttpResult r =
-        Fetch(server_->port(), "/api/logs?source_name=" + source_name,
-              {{"x-api-key", kKey}, {"Content-Type", "application/json"}}, "POST", events);
-    ASSERT_EQ(r.status, 200) << source_name << ": " << r.body;
+    Ingest(source_name, R"([{"id":")" + id + R"(","event_message":")" + message +
+                            R"(","timestamp":")" + IsoSeconds(at) + R"(")" + rest + "}]");
   }
 
   // Every event of the window at second 10 of one minute, so charts have one bucket.
@@ -214,43 +162,29 @@ class OtelEndpointTest : public ::testing::Test {
         at_);
   }
 
-  std::string Window() const {
-    const auto now = std::chrono::system_clock::now();
-    return "iso_timestamp_start=" + IsoAt(now - std::chrono::hours(1)) +
-           "&iso_timestamp_end=" + IsoAt(now + std::chrono::minutes(1));
-  }
-
   // GET, as Studio's self-hosted proxy forwards its query parameters.
   HttpResult Get(const std::string& sql, const std::string& project = "proj") {
-    return Fetch(server_->port(),
-                 "/api/endpoints/query/logs.all.otel?project=" + project + "&" + Window() +
-                     "&sql=" + Encode(sql),
-                 {{"x-api-key", kKey}});
-  }
-
-  boost::json::array Rows(const HttpResult& r, const std::string& sql) {
-    EXPECT_EQ(r.status, 200) << sql << "\n" << r.body;
-    if (r.status != 200) return {};
-    return boost::json::parse(r.body).at("result").as_array();
+    return GetEndpoint("logs.all.otel",
+                       "project=" + project + "&" + LastHourWindow() + "&sql=" + UrlEncode(sql));
   }
 
   boost::json::array Query(const std::string& sql, const std::string& project = "proj") {
-    return Rows(Get(sql, project), sql);
+    return SqlRows("logs.all.otel", project, sql);
   }
 
   // POST, as Studio's proxy forwards a POST's JSON body: sql and the window in the body.
   boost::json::array Post(const std::string& sql, bool project_in_body) {
     const auto now = std::chrono::system_clock::now();
     boost::json::object body{{"sql", sql},
-                             {"iso_timestamp_start", IsoAt(now - std::chrono::hours(1))},
-                             {"iso_timestamp_end", IsoAt(now + std::chrono::minutes(1))}};
+                             {"iso_timestamp_start", IsoSeconds(now - std::chrono::hours(1))},
+                             {"iso_timestamp_end", IsoSeconds(now + std::chrono::minutes(1))}};
     if (project_in_body) body["project"] = "proj";
-    HttpResult r = Fetch(server_->port(),
+    HttpResult r = Fetch(Port(),
                          std::string("/api/endpoints/query/logs.all.otel") +
                              (project_in_body ? "" : "?project=proj"),
                          {{"x-api-key", kKey}, {"Content-Type", "application/json"}}, "POST",
                          boost::json::serialize(body));
-    return Rows(r, sql);
+    return ResultRows(r, sql);
   }
 
   static std::map<std::string, std::int64_t> Counts(const boost::json::array& rows) {
@@ -263,12 +197,6 @@ class OtelEndpointTest : public ::testing::Test {
     return out;
   }
 
-  lqe::testing::TestDatabase db_{"otel_endpoint"};
-  TempDir dir_;
-  std::string config_path_;
-  std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
   std::chrono::system_clock::time_point at_;
 };
 
@@ -444,8 +372,7 @@ TEST_F(OtelEndpointTest, BadSqlIsA400WithItsPosition) {
   r = Get("SELECT id FROM `logs.edge`");
   EXPECT_EQ(r.status, 400) << r.body;
   // The project is required, as for logs.all.
-  r = Fetch(server_->port(),
-            "/api/endpoints/query/logs.all.otel?sql=" + Encode("SELECT id FROM logs"),
+  r = Fetch(Port(), "/api/endpoints/query/logs.all.otel?sql=" + UrlEncode("SELECT id FROM logs"),
             {{"x-api-key", kKey}});
   EXPECT_EQ(r.status, 400) << r.body;
 }

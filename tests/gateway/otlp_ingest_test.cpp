@@ -7,19 +7,11 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <boost/url/encode.hpp>
-#include <boost/url/rfc/unreserved_chars.hpp>
 #include <chrono>
-#include <pqxx/pqxx>
-#include <thread>
 
-#include "http_client.h"
-#include "lqe/gateway/server.h"
+#include "config_server.h"
 #include "lqe/otlp/logs_service.pb.h"
-#include "lqe/schema/migrate.h"
 #include "server_fixture.h"
-#include "support.h"
-#include "support/test_database.h"
 
 namespace lqe::gateway {
 namespace {
@@ -43,19 +35,6 @@ std::uint64_t NanosAgo(int seconds) {
   const auto t = std::chrono::system_clock::now() - std::chrono::seconds(seconds);
   return static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
-}
-
-std::string IsoAt(std::chrono::system_clock::time_point t) {
-  std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string Encode(const std::string& s) {
-  return boost::urls::encode(s, boost::urls::unreserved_chars);
 }
 
 void Attribute(google::protobuf::RepeatedPtrField<pb::common::v1::KeyValue>* to,
@@ -82,52 +61,16 @@ pb::logs::v1::LogRecord* AddRecord(pb::logs::v1::ResourceLogs* resource, const s
   return record;
 }
 
-class OtlpIngestTest : public ::testing::Test {
+class OtlpIngestTest : public ConfigServerTest {
  protected:
-  void SetUp() override {
-    pqxx::connection conn(db_.dsn());
-    schema::MigrateOptions options;
-    options.partition_days_back = 2;
-    schema::Migrate(conn, options);
-    std::string dsn = db_.dsn();
-    std::string query_dsn = dsn;
-    std::string writer_dsn = dsn;
-    if (auto user = dsn.find("user=postgres"); user != std::string::npos) {
-      query_dsn.replace(user, 13, "user=lqe_gateway_" + db_.name());
-      writer_dsn.replace(user, 13, "user=lqe_ingest_" + db_.name());
-    }
-    const std::string config =
-        "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + query_dsn +
-        "\n  pool_size: 2\ncatalogue_file: " +
-        lqe::testing::SourcePath("schema/catalogue_seed.tsv") + "\ningest:\n  dsn: " + writer_dsn +
-        "\n  max_body_bytes: 65536\n  max_decompressed_bytes: 1048576\n"
-        "sources:\n"
-        "  - {name: gotrue.logs.prod, table: auth}\n"
-        "  - {name: cloudflare.logs.prod, table: edge}\n"
-        "  - {name: postgres.logs, table: postgres}\n"
-        "api_keys:\n"
-        "  - {name: shipper, sha256: " +
-        Sha256Hex(kKey) +
-        ", endpoints: ['*'], ingest: ['*']}\n"
-        "  - {name: edge-only, sha256: " +
-        Sha256Hex(kEdgeOnlyKey) +
-        ", endpoints: [], ingest: [cloudflare.logs.prod]}\n"
-        "endpoints_dir: " +
-        lqe::testing::SourcePath("sql") + "\n";
-    const std::string path = dir_.Write("gw.yaml", config);
-    std::string error;
-    auto state = BuildState(path, metrics_.get(), &error);
-    ASSERT_NE(state, nullptr) << error;
-    server_ = std::make_unique<Server>(path, state, metrics_);
-    ASSERT_EQ(server_->Bind(), "");
-    thread_ = std::thread([this] { server_->Run(false); });
-  }
+  OtlpIngestTest() : ConfigServerTest("otlp_ingest", kKey) {}
 
-  void TearDown() override {
-    if (server_) {
-      server_->Stop();
-      thread_.join();
-    }
+  std::string Config() const override {
+    return ServerYaml(QueryDsn()) + CatalogueYaml() + "ingest:\n  dsn: " + WriterDsn() +
+           "\n  max_body_bytes: 65536\n  max_decompressed_bytes: 1048576\n" + IngestSourcesYaml() +
+           "api_keys:\n" + ApiKeyYaml("shipper", kKey, "['*']", "['*']") +
+           ApiKeyYaml("edge-only", kEdgeOnlyKey, "[]", "[cloudflare.logs.prod]") +
+           ShippedEndpointsYaml();
   }
 
   HttpResult Post(const std::string& body, const std::string& type,
@@ -135,7 +78,7 @@ class OtlpIngestTest : public ::testing::Test {
                   const std::string& target = "/v1/logs") {
     if (!headers.contains("x-api-key")) headers["x-api-key"] = kKey;
     if (!type.empty()) headers["Content-Type"] = type;
-    return Fetch(server_->port(), target, headers, "POST", body);
+    return Fetch(Port(), target, headers, "POST", body);
   }
 
   HttpResult PostProto(const pb::collector::logs::v1::ExportLogsServiceRequest& request,
@@ -143,35 +86,9 @@ class OtlpIngestTest : public ::testing::Test {
     return Post(request.SerializeAsString(), "application/x-protobuf", std::move(headers));
   }
 
-  std::string One(const std::string& sql) {
-    pqxx::connection conn(db_.dsn());
-    pqxx::work tx(conn);
-    auto row = tx.exec1(sql);
-    return row[0].is_null() ? "<null>" : row[0].c_str();
-  }
-
-  std::int64_t Count(const std::string& table) {
-    return std::stoll(One("SELECT count(*) FROM logs." + table));
-  }
-
   json::array Query(const std::string& endpoint, const std::string& sql) {
-    const auto now = std::chrono::system_clock::now();
-    HttpResult r = Fetch(server_->port(),
-                         "/api/endpoints/query/" + endpoint + "?project=default" +
-                             "&iso_timestamp_start=" + IsoAt(now - std::chrono::hours(1)) +
-                             "&iso_timestamp_end=" + IsoAt(now + std::chrono::minutes(1)) +
-                             "&sql=" + Encode(sql),
-                         {{"x-api-key", kKey}});
-    EXPECT_EQ(r.status, 200) << sql << "\n" << r.body;
-    if (r.status != 200) return {};
-    return json::parse(r.body).at("result").as_array();
+    return SqlRows(endpoint, "default", sql);
   }
-
-  lqe::testing::TestDatabase db_{"otlp_ingest"};
-  TempDir dir_;
-  std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
 };
 
 TEST_F(OtlpIngestTest, ProtobufRecordsAreStoredAndReadBackThroughLogsAllAndOtel) {
@@ -372,7 +289,7 @@ TEST_F(OtlpIngestTest, BadRequestsGetAClear4xxAndStoreNothing) {
   EXPECT_EQ(PostProto(auth_only, {{"x-api-key", "wrong"}}).status, 401);
   expect(PostProto(auth_only, {{"x-api-key", kEdgeOnlyKey}}), 401, "source_not_allowed",
          "gotrue.logs.prod");
-  EXPECT_EQ(Fetch(server_->port(), "/v1/logs", {{"x-api-key", kKey}}).status, 405);
+  EXPECT_EQ(Fetch(Port(), "/v1/logs", {{"x-api-key", kKey}}).status, 405);
   EXPECT_EQ(Count("auth"), 0);
   EXPECT_EQ(Count("edge"), 0);
   // A request without records is a success that stores nothing.

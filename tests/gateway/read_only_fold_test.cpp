@@ -8,26 +8,21 @@
 #include <pqxx/pqxx>
 #include <thread>
 
-#include "http_client.h"
-#include "lqe/gateway/server.h"
-#include "lqe/schema/migrate.h"
-#include "support.h"
-#include "support/test_database.h"
+#include "config_server.h"
 
 namespace lqe::gateway {
 namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
 
-constexpr const char* kKey = "reader-key";
+class ReadOnlyFoldTest : public ConfigServerTest {
+ protected:
+  ReadOnlyFoldTest() : ConfigServerTest("ro_fold") {}
+};
 
-TEST(ReadOnlyFoldTest, ServeFoldsTheDeltaOnItsScheduleWithoutIngest) {
-  lqe::testing::TestDatabase db{"ro_fold"};
+TEST_F(ReadOnlyFoldTest, ServeFoldsTheDeltaOnItsScheduleWithoutIngest) {
   {
-    pqxx::connection conn(db.dsn());
-    schema::MigrateOptions options;
-    options.partition_days_back = 2;
-    schema::Migrate(conn, options);
+    pqxx::connection conn(db_.dsn());
     pqxx::work tx(conn);
     for (int i = 0; i < 30; ++i) {
       tx.exec(
@@ -38,41 +33,24 @@ TEST(ReadOnlyFoldTest, ServeFoldsTheDeltaOnItsScheduleWithoutIngest) {
     }
     tx.commit();
   }
-  auto scalar = [&](const std::string& sql) {
-    pqxx::connection conn(db.dsn());
-    pqxx::work tx(conn);
-    return tx.exec1(sql)[0].as<std::int64_t>();
-  };
+  auto scalar = [&](const std::string& sql) { return std::stoll(One(sql)); };
   ASSERT_GT(scalar("SELECT count(*) FROM logs.edge_api_minute_delta"), 0);
 
-  std::string dsn = db.dsn();
-  auto user = dsn.find("user=postgres");
-  if (user != std::string::npos) dsn.replace(user, 13, "user=lqe_gateway_" + db.name());
-  TempDir dir;
   // The shipped chart endpoint, uncached, so each call reads the rollup, the delta and the raw
   // rows again.
   std::string yaml =
       lqe::testing::ReadFileText(lqe::testing::SourcePath("sql/usage.api-counts.yaml"));
   yaml.replace(yaml.find("cache_seconds: 900"), 18, "cache_seconds: 0");
   yaml.erase(yaml.find("cache_warming_seconds: 300"), 26);
-  dir.Write("endpoints/usage.api-counts.yaml", yaml);
-  dir.Write("endpoints/usage.api-counts.sql",
-            lqe::testing::ReadFileText(lqe::testing::SourcePath("sql/usage.api-counts.sql")));
-  const std::string config_path = dir.Write(
-      "gw.yaml",
-      "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + dsn +
-          "\n  pool_size: 2\ningest:\n  compact_interval_ms: 200\napi_keys:\n  - {name: r, "
-          "sha256: " +
-          Sha256Hex(kKey) + ", endpoints: ['*']}\nendpoints_dir: " + dir.path().string() +
-          "/endpoints\n");
-  auto metrics = std::make_shared<Metrics>();
-  std::string error;
-  auto state = BuildState(config_path, metrics.get(), &error);
-  ASSERT_NE(state, nullptr) << error;
-  auto chart = [&](unsigned short port) {
-    HttpResult r =
-        Fetch(port, "/api/endpoints/query/usage.api-counts?interval=1day&project=supabase",
-              {{"x-api-key", kKey}});
+  dir_.Write("endpoints/usage.api-counts.yaml", yaml);
+  dir_.Write("endpoints/usage.api-counts.sql",
+             lqe::testing::ReadFileText(lqe::testing::SourcePath("sql/usage.api-counts.sql")));
+  ASSERT_NO_FATAL_FAILURE(Serve(ServerYaml(QueryDsn()) +
+                                "ingest:\n  compact_interval_ms: 200\napi_keys:\n" +
+                                ApiKeyYaml("r", kTestKey, "['*']") +
+                                "endpoints_dir: " + dir_.path().string() + "/endpoints\n"));
+  auto chart = [&] {
+    HttpResult r = GetEndpoint("usage.api-counts", "interval=1day&project=supabase");
     EXPECT_EQ(r.status, 200) << r.body;
     return r.body;
   };
@@ -89,10 +67,7 @@ TEST(ReadOnlyFoldTest, ServeFoldsTheDeltaOnItsScheduleWithoutIngest) {
     }
     return total;
   };
-  Server server(config_path, state, metrics);
-  ASSERT_EQ(server.Bind(), "");
-  std::thread thread([&] { server.Run(false); });
-  const std::string before = chart(server.port());
+  const std::string before = chart();
   EXPECT_EQ(rest_total(before), 30) << before;
 
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
@@ -102,12 +77,10 @@ TEST(ReadOnlyFoldTest, ServeFoldsTheDeltaOnItsScheduleWithoutIngest) {
   }
   EXPECT_EQ(scalar("SELECT count(*) FROM logs.edge_api_minute_delta"), 0);
   EXPECT_EQ(scalar("SELECT sum(requests) FROM logs.edge_api_minute"), 30);
-  HttpResult r = Fetch(server.port(), "/metrics");
-  EXPECT_NE(r.body.find("lqe_rollup_compaction_failures_total 0\n"), std::string::npos) << r.body;
+  const std::string metrics = MetricsText();
+  EXPECT_NE(metrics.find("lqe_rollup_compaction_failures_total 0\n"), std::string::npos) << metrics;
   // The same answer, now read from the folded rollup.
-  EXPECT_EQ(chart(server.port()), before);
-  server.Stop();
-  thread.join();
+  EXPECT_EQ(chart(), before);
 }
 
 }  // namespace

@@ -6,18 +6,11 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <boost/url/encode.hpp>
-#include <boost/url/rfc/unreserved_chars.hpp>
 #include <chrono>
 #include <pqxx/pqxx>
-#include <thread>
 
-#include "http_client.h"
+#include "config_server.h"
 #include "lqe/gateway/auth.h"
-#include "lqe/gateway/server.h"
-#include "lqe/schema/migrate.h"
-#include "support.h"
-#include "support/test_database.h"
 
 namespace lqe::gateway {
 namespace {
@@ -48,10 +41,6 @@ std::string Iso(std::int64_t micros, bool fraction = true) {
   return out;
 }
 
-std::string Encode(const std::string& s) {
-  return boost::urls::encode(s, boost::urls::unreserved_chars);
-}
-
 struct EdgeRow {
   std::string id;
   std::int64_t ts;
@@ -60,14 +49,12 @@ struct EdgeRow {
   std::string host;
 };
 
-class StoredEndpointsTest : public ::testing::Test {
+class StoredEndpointsTest : public ConfigServerTest {
  protected:
+  StoredEndpointsTest() : ConfigServerTest("stored") {}
+
   void SetUp() override {
-    pqxx::connection conn(db_.dsn());
-    schema::MigrateOptions options;
-    options.partition_days_back = 10;
-    options.gateway_role = "lqe_gateway";  // the role the gateway config below logs in as
-    schema::Migrate(conn, options);
+    MigrateDatabase(10, "lqe_gateway");  // the role the gateway config below logs in as
     now_ = NowMicros();
   }
 
@@ -86,34 +73,12 @@ class StoredEndpointsTest : public ::testing::Test {
   }
 
   void Start() {
-    std::string seed = lqe::testing::SourcePath("schema/catalogue_seed.tsv");
-    std::string key_hash = Sha256Hex(kTestKey);
-    std::string dsn = db_.dsn();
-    auto user = dsn.find("user=postgres");
-    if (user != std::string::npos) dsn.replace(user, 13, "user=lqe_gateway");
-    config_path_ = dir_.Write(
-        "gw.yaml", "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + dsn +
-                       "\n  pool_size: 2\ncatalogue_file: " + seed +
-                       "\napi_keys:\n  - name: t\n    sha256: " + key_hash +
-                       "\n    endpoints: ['*']\nendpoints_dir: " + lqe::testing::SourcePath("sql") +
-                       "\n");
-    std::string error;
-    auto state = BuildState(config_path_, metrics_.get(), &error);
-    ASSERT_NE(state, nullptr) << error;
-    server_ = std::make_unique<Server>(config_path_, state, metrics_);
-    ASSERT_EQ(server_->Bind(), "");
-    thread_ = std::thread([this] { server_->Run(false); });
-  }
-
-  void TearDown() override {
-    if (server_) {
-      server_->Stop();
-      thread_.join();
-    }
+    Serve(ServerYaml(DsnAs("lqe_gateway")) + CatalogueYaml() + "api_keys:\n" +
+          ApiKeyYaml("t", kTestKey, "['*']") + ShippedEndpointsYaml());
   }
 
   boost::json::value Get(const std::string& target, int expect_status = 200) {
-    HttpResult r = Fetch(server_->port(), target, {{"X-API-KEY", kTestKey}});
+    HttpResult r = Fetch(Port(), target, {{"X-API-KEY", kTestKey}});
     EXPECT_EQ(r.status, expect_status) << target << "\n" << r.body;
     return boost::json::parse(r.body);
   }
@@ -124,12 +89,6 @@ class StoredEndpointsTest : public ::testing::Test {
     return ids;
   }
 
-  lqe::testing::TestDatabase db_{"stored"};
-  TempDir dir_;
-  std::string config_path_;
-  std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
   std::int64_t now_ = 0;
 };
 
@@ -149,8 +108,8 @@ TEST_F(StoredEndpointsTest, LogsAllFiltersByProjectAndTimeNewestFirst) {
       Ids(Get("/api/endpoints/query/logs.all?project=p1&iso_timestamp_start=&iso_timestamp_end=")),
       all);
   // Start is exclusive (a2 excluded), end inclusive (a7 included).
-  std::string window = "&iso_timestamp_start=" + Encode(Iso(rows[2].ts)) +
-                       "&iso_timestamp_end=" + Encode(Iso(rows[7].ts));
+  std::string window = "&iso_timestamp_start=" + UrlEncode(Iso(rows[2].ts)) +
+                       "&iso_timestamp_end=" + UrlEncode(Iso(rows[7].ts));
   EXPECT_EQ(Ids(Get("/api/endpoints/query/logs.all?project=p1" + window)),
             (std::vector<std::string>{"a7", "a6", "a5", "a4", "a3"}));
   auto body = Get("/api/endpoints/query/logs.all?project=p2");
@@ -180,38 +139,38 @@ TEST_F(StoredEndpointsTest, SandboxQueriesAndRefusals) {
           {"s2", now_ - 2 * kMinute, "p1", "/auth/v1/b", "p1"}});
   Start();
   auto count = Get("/api/endpoints/query/logs.all?project=p1&sql=" +
-                   Encode("select count(*) as count from edge_logs"));
+                   UrlEncode("select count(*) as count from edge_logs"));
   EXPECT_EQ(count.at("result").at(0).at("count").as_int64(), 2);
   auto paths = Get("/api/endpoints/query/logs.all?project=p1&sql=" +
-                   Encode("select r.path from edge_logs cross join unnest(metadata) as m "
-                          "cross join unnest(m.request) as r order by timestamp desc"));
+                   UrlEncode("select r.path from edge_logs cross join unnest(metadata) as m "
+                             "cross join unnest(m.request) as r order by timestamp desc"));
   EXPECT_EQ(paths.at("result").at(0).at("path").as_string(), "/rest/v1/a");
   // Every CTE exposes the project as `identifier` (hosted Studio's queries select it).
   auto identifiers =
       Get("/api/endpoints/query/logs.all?project=p1&sql=" +
-          Encode("select identifier, count(*) as n from edge_logs group by identifier"));
+          UrlEncode("select identifier, count(*) as n from edge_logs group by identifier"));
   EXPECT_EQ(boost::json::serialize(identifiers.at("result")), R"([{"identifier":"p1","n":2}])");
   for (const char* cte :
        {"postgres_logs", "function_edge_logs", "function_logs", "auth_logs", "realtime_logs",
         "storage_logs", "restapi_logs", "pooler_logs", "postgrest_logs", "pgbouncer_logs"}) {
     EXPECT_EQ(Get("/api/endpoints/query/logs.all?project=p1&sql=" +
-                  Encode(std::string("select identifier from ") + cte))
+                  UrlEncode(std::string("select identifier from ") + cte))
                   .at("result")
                   .as_array()
                   .size(),
               0u)
         << cte;
   }
-  EXPECT_EQ(
-      Get("/api/endpoints/query/logs.all?project=p1&sql=" + Encode("select id from postgrest_logs"))
-          .at("result")
-          .as_array()
-          .size(),
-      0u);
+  EXPECT_EQ(Get("/api/endpoints/query/logs.all?project=p1&sql=" +
+                UrlEncode("select id from postgrest_logs"))
+                .at("result")
+                .as_array()
+                .size(),
+            0u);
   // The consumer may read only the stored CTEs: a log table by name is refused with the
   // translator's message and position.
   auto refused = Get(
-      "/api/endpoints/query/logs.all?project=p1&sql=" + Encode("select id from logs.edge"), 400);
+      "/api/endpoints/query/logs.all?project=p1&sql=" + UrlEncode("select id from logs.edge"), 400);
   EXPECT_EQ(refused.at("error").at("code").as_int64(), 400);
   EXPECT_EQ(refused.at("error").at("status").as_string(), "BAD_REQUEST");
   // Studio's proxy passes on only `message`, so the hint (the readable CTEs) is inside it too.
@@ -229,22 +188,22 @@ TEST_F(StoredEndpointsTest, SandboxQueriesAndRefusals) {
   EXPECT_EQ(refused.at("error").at("column").as_int64(), 16);
   // A did-you-mean is in the message as well.
   auto misspelt = Get("/api/endpoints/query/logs.all?project=p1&sql=" +
-                          Encode("select evnt_message from edge_logs"),
+                          UrlEncode("select evnt_message from edge_logs"),
                       400);
   EXPECT_EQ(misspelt.at("error").at("message").as_string(),
             "column \"evnt_message\" not found at 1:8; hint: Did you mean \"event_message\"?");
   // Clients add a trailing slash to the endpoint route.
   EXPECT_EQ(Get("/api/endpoints/query/logs.all/?project=p1&sql=" +
-                Encode("select count(*) as count from edge_logs"))
+                UrlEncode("select count(*) as count from edge_logs"))
                 .at("result")
                 .at(0)
                 .at("count")
                 .as_int64(),
             2);
   auto syntax =
-      Get("/api/endpoints/query/logs.all?project=p1&sql=" + Encode("select from from"), 400);
+      Get("/api/endpoints/query/logs.all?project=p1&sql=" + UrlEncode("select from from"), 400);
   EXPECT_EQ(syntax.at("error").at("source").as_string(), "sql");
-  auto lql = Get("/api/endpoints/query/logs.all?project=p1&lql=" + Encode("f:edge_logs"));
+  auto lql = Get("/api/endpoints/query/logs.all?project=p1&lql=" + UrlEncode("f:edge_logs"));
   EXPECT_EQ(lql.at("result").as_array().size(), 2u);
 }
 
@@ -295,13 +254,12 @@ TEST_F(StoredEndpointsTest, ApiCountsBucketsPerInterval) {
       ++it;
     }
   }
-  HttpResult bad =
-      Fetch(server_->port(), "/api/endpoints/query/usage.api-counts?project=p1&interval=weekly",
-            {{"X-API-KEY", kTestKey}});
+  HttpResult bad = Fetch(Port(), "/api/endpoints/query/usage.api-counts?project=p1&interval=weekly",
+                         {{"X-API-KEY", kTestKey}});
   EXPECT_EQ(bad.status, 400);
   EXPECT_NE(bad.body.find("expected one of minutely, hourly, daily"), std::string::npos);
   HttpResult cached =
-      Fetch(server_->port(), "/api/endpoints/query/usage.api-counts?project=p1&interval=daily",
+      Fetch(Port(), "/api/endpoints/query/usage.api-counts?project=p1&interval=daily",
             {{"X-API-KEY", kTestKey}});
   EXPECT_EQ(cached.Header("x-cache"), "HIT");
 }

@@ -5,18 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
-#include <boost/url/encode.hpp>
-#include <boost/url/rfc/unreserved_chars.hpp>
 #include <chrono>
-#include <pqxx/pqxx>
-#include <thread>
 
-#include "http_client.h"
-#include "lqe/gateway/server.h"
-#include "lqe/schema/migrate.h"
-#include "support.h"
-#include "support/test_database.h"
+#include "config_server.h"
 
 namespace lqe::gateway {
 namespace {
@@ -25,99 +16,36 @@ using namespace testing;  // NOLINT(google-build-using-namespace): test helpers 
 
 constexpr const char* kKey = "studio-key";
 
-std::string IsoAt(std::chrono::system_clock::time_point t) {
-  std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string Encode(const std::string& s) {
-  return boost::urls::encode(s, boost::urls::unreserved_chars);
-}
-
-class StudioSourcesTest : public ::testing::Test {
+class StudioSourcesTest : public ConfigServerTest {
  protected:
-  void SetUp() override {
-    pqxx::connection conn(db_.dsn());
-    schema::MigrateOptions options;
-    options.partition_days_back = 2;
-    schema::Migrate(conn, options);
-    std::string dsn = db_.dsn();
-    std::string query_dsn = dsn;
-    std::string writer_dsn = dsn;
-    auto user = dsn.find("user=postgres");
-    if (user != std::string::npos) {
-      query_dsn.replace(user, 13, "user=lqe_gateway_" + db_.name());
-      writer_dsn.replace(user, 13, "user=lqe_ingest_" + db_.name());
-    }
-    // No sources: section, so the default source names apply.
-    const std::string config =
-        "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + query_dsn +
-        "\n  pool_size: 2\ningest:\n  dsn: " + writer_dsn +
-        "\napi_keys:\n  - {name: studio, sha256: " + Sha256Hex(kKey) +
-        ", endpoints: ['*'], ingest: ['*']}\nendpoints_dir: " + lqe::testing::SourcePath("sql") +
-        "\n";
-    config_path_ = dir_.Write("gw.yaml", config);
-    std::string error;
-    auto state = BuildState(config_path_, metrics_.get(), &error);
-    ASSERT_NE(state, nullptr) << error;
-    server_ = std::make_unique<Server>(config_path_, state, metrics_);
-    ASSERT_EQ(server_->Bind(), "");
-    thread_ = std::thread([this] { server_->Run(false); });
-  }
+  StudioSourcesTest() : ConfigServerTest("studio_sources", kKey) {}
 
-  void TearDown() override {
-    if (server_) {
-      server_->Stop();
-      thread_.join();
-    }
-  }
-
-  void Ingest(const std::string& source_name, const std::string& events) {
-    HttpResult r =
-        Fetch(server_->port(), "/api/logs?source_name=" + source_name,
-              {{"x-api-key", kKey}, {"Content-Type", "application/json"}}, "POST", events);
-    ASSERT_EQ(r.status, 200) << source_name << ": " << r.body;
-  }
+  // No sources: section, so the default source names apply.
+  std::string Config() const override { return OneKeyYaml("studio"); }
 
   // The rows logs.all answers for `sql` (Studio sends the window as iso_timestamp_*).
   boost::json::array Query(const std::string& sql, const std::string& project = "proj") {
-    const auto now = std::chrono::system_clock::now();
-    HttpResult r = Fetch(server_->port(),
-                         "/api/endpoints/query/logs.all?project=" + project +
-                             "&iso_timestamp_start=" + IsoAt(now - std::chrono::hours(1)) +
-                             "&iso_timestamp_end=" + IsoAt(now + std::chrono::minutes(1)) +
-                             "&sql=" + Encode(sql),
-                         {{"x-api-key", kKey}});
-    EXPECT_EQ(r.status, 200) << sql << "\n" << r.body;
-    if (r.status != 200) return {};
-    return boost::json::parse(r.body).at("result").as_array();
+    return SqlRows("logs.all", project, sql);
   }
 
   static std::string Event(const std::string& id, const std::string& message,
                            const std::string& rest, const std::string& timestamp = "") {
     return R"([{"id":")" + id + R"(","event_message":")" + message + R"(","timestamp":")" +
-           (timestamp.empty() ? IsoAt(std::chrono::system_clock::now() - std::chrono::seconds(30))
-                              : timestamp) +
+           (timestamp.empty()
+                ? IsoSeconds(std::chrono::system_clock::now() - std::chrono::seconds(30))
+                : timestamp) +
            R"(")" + rest + "}]";
   }
 
   // A stored endpoint's rows for Studio's parameters.
   boost::json::array Endpoint(const std::string& name, const std::string& params) {
-    HttpResult r = Fetch(server_->port(), "/api/endpoints/query/" + name + "?" + params,
-                         {{"x-api-key", kKey}});
-    EXPECT_EQ(r.status, 200) << name << "\n" << r.body;
-    if (r.status != 200) return {};
-    return boost::json::parse(r.body).at("result").as_array();
+    return ResultRows(GetEndpoint(name, params), name);
   }
 
   // Studio's log-event-chart query (Logs.utils.ts genChartQuery) for a table without
   // error/warning conditions, over the last hours per minute.
   static std::string ChartSql(const std::string& table, const std::string& joins) {
-    const std::string start = IsoAt(std::chrono::system_clock::now() - std::chrono::hours(7));
+    const std::string start = IsoSeconds(std::chrono::system_clock::now() - std::chrono::hours(7));
     return "SELECT\n-- log-event-chart\n  timestamp_trunc(t.timestamp, minute) as timestamp,\n"
            "  count(CASE WHEN NOT (false OR false) THEN 1 END) as ok_count,\n"
            "  count(CASE WHEN false THEN 1 END) as error_count,\n"
@@ -125,13 +53,6 @@ class StudioSourcesTest : public ::testing::Test {
            table + " t\n  " + joins + "\n  where t.timestamp > '" + start +
            "'\nGROUP BY\ntimestamp\nORDER BY\n  timestamp ASC\n  ";
   }
-
-  lqe::testing::TestDatabase db_{"studio_sources"};
-  TempDir dir_;
-  std::string config_path_;
-  std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
 };
 
 TEST_F(StudioSourcesTest, SupavisorLogsPage) {
@@ -233,7 +154,7 @@ TEST_F(StudioSourcesTest, FunctionAndUsageEndpoints) {
   // Two minutes ago, at second 10 of its minute: every event falls into one bucket.
   const auto now = std::chrono::system_clock::now();
   const auto minute = std::chrono::floor<std::chrono::minutes>(now - std::chrono::minutes(2));
-  const std::string ts = IsoAt(minute + std::chrono::seconds(10));
+  const std::string ts = IsoSeconds(minute + std::chrono::seconds(10));
   auto invocation = [&](const std::string& id, const std::string& project, const std::string& fn,
                         int status, int ms) {
     Ingest("deno-relay-logs",

@@ -7,16 +7,11 @@
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <chrono>
-#include <pqxx/pqxx>
 #include <regex>
 #include <thread>
 
-#include "http_client.h"
-#include "lqe/gateway/server.h"
-#include "lqe/schema/migrate.h"
+#include "config_server.h"
 #include "server_fixture.h"
-#include "support.h"
-#include "support/test_database.h"
 #include "tail_client.h"
 
 namespace lqe::gateway {
@@ -29,67 +24,35 @@ constexpr const char* kKey = "tail-key";
 constexpr const char* kOtherKey = "tail-key-2";
 constexpr const char* kIngestOnlyKey = "ingest-only";
 
-class TailTest : public ::testing::Test {
+class TailTest : public ConfigServerTest {
  protected:
-  void SetUp() override {
-    pqxx::connection conn(db_.dsn());
-    schema::MigrateOptions options;
-    options.partition_days_back = 2;
-    schema::Migrate(conn, options);
-  }
+  TailTest() : ConfigServerTest("tail", kKey) {}
 
   void Start(const std::string& tail_yaml = "") {
-    std::string config =
-        "listen: 127.0.0.1:0\naccess_log: false\nio_threads: 2\n"
-        "database:\n  dsn: " +
-        db_.dsn() + "\n  pool_size: 2\ncatalogue_file: " +
-        lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
-        "\ningest:\n  max_body_bytes: 8388608\n" + tail_yaml +
-        "sources:\n"
-        "  - {name: cloudflare.logs.prod, table: edge}\n"
-        "  - {name: gotrue.logs.prod, table: auth}\n"
-        "api_keys:\n"
-        "  - {name: reader, sha256: " +
-        Sha256Hex(kKey) +
-        ", endpoints: ['*'], ingest: ['*']}\n"
-        "  - {name: reader2, sha256: " +
-        Sha256Hex(kOtherKey) +
-        ", endpoints: ['*'], ingest: ['*']}\n"
-        "  - {name: shipper, sha256: " +
-        Sha256Hex(kIngestOnlyKey) + ", endpoints: [], ingest: ['*']}\n" +
-        "endpoints_dir: " + lqe::testing::SourcePath("sql") + "\n";
-    config_path_ = dir_.Write("gw.yaml", config);
-    std::string error;
-    auto state = BuildState(config_path_, metrics_.get(), &error);
-    ASSERT_NE(state, nullptr) << error;
-    server_ = std::make_unique<Server>(config_path_, state, metrics_);
-    ASSERT_EQ(server_->Bind(), "");
-    thread_ = std::thread([this] { server_->Run(false); });
-  }
-
-  void TearDown() override { Stop(); }
-  void Stop() {
-    if (server_) {
-      server_->Stop();
-      thread_.join();
-      server_.reset();
-    }
+    Serve(ServerYaml(db_.dsn()) + "io_threads: 2\n" + CatalogueYaml() +
+          "ingest:\n  max_body_bytes: 8388608\n" + tail_yaml +
+          "sources:\n"
+          "  - {name: cloudflare.logs.prod, table: edge}\n"
+          "  - {name: gotrue.logs.prod, table: auth}\n"
+          "api_keys:\n" +
+          ApiKeyYaml("reader", kKey, "['*']", "['*']") +
+          ApiKeyYaml("reader2", kOtherKey, "['*']", "['*']") +
+          ApiKeyYaml("shipper", kIngestOnlyKey, "[]", "['*']") + ShippedEndpointsYaml());
   }
 
   HttpResult Post(const std::string& body, const std::string& source = "cloudflare.logs.prod") {
-    return Fetch(server_->port(), "/api/logs?source_name=" + source,
-                 {{"x-api-key", kKey}, {"Content-Type", "application/json"}}, "POST", body);
+    return PostEvents(source, body);
   }
 
   std::unique_ptr<TailClient> Tail(const std::string& query, const std::string& key = kKey,
                                    const std::string& extra_headers = "", int rcvbuf = 0) {
-    return std::make_unique<TailClient>(server_->port(), "/api/logs/tail?" + query,
+    return std::make_unique<TailClient>(Port(), "/api/logs/tail?" + query,
                                         "X-API-Key: " + key + "\r\n" + extra_headers, rcvbuf);
   }
 
   // The value of a metric line "name value" in /metrics.
   double Metric(const std::string& name) {
-    std::string text = Fetch(server_->port(), "/metrics").body;
+    std::string text = MetricsText();
     std::smatch m;
     if (!std::regex_search(text, m, std::regex("\n" + name + " ([0-9.e+-]+)\n"))) return -1;
     return std::stod(m[1]);
@@ -106,13 +69,6 @@ class TailTest : public ::testing::Test {
     }
     return out;
   }
-
-  lqe::testing::TestDatabase db_{"tail"};
-  TempDir dir_;
-  std::string config_path_;
-  std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
 };
 
 TEST_F(TailTest, AnEventPostedOverHttpAppearsOnTheTailWithinASecond) {
@@ -212,11 +168,11 @@ TEST_F(TailTest, BadRequestsAreRefusedWithClearErrors) {
   for (const auto& c : cases) {
     std::map<std::string, std::string> headers;
     if (!c.key.empty()) headers["x-api-key"] = c.key;
-    auto r = Fetch(server_->port(), "/api/logs/tail?" + c.query, headers);
+    auto r = Fetch(Port(), "/api/logs/tail?" + c.query, headers);
     EXPECT_EQ(r.status, c.status) << c.query << ": " << r.body;
     EXPECT_NE(ErrorMessage(r).find(c.fragment), std::string::npos) << c.query << ": " << r.body;
   }
-  auto r = Fetch(server_->port(), "/api/logs/tail?source=cloudflare.logs.prod&lql=m.a:%3E",
+  auto r = Fetch(Port(), "/api/logs/tail?source=cloudflare.logs.prod&lql=m.a:%3E",
                  {{"x-api-key", kKey}});
   EXPECT_NE(r.body.find("\"parameter\":\"lql\""), std::string::npos) << r.body;
   EXPECT_NE(r.body.find("\"column\""), std::string::npos) << r.body;

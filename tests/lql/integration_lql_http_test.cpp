@@ -3,14 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <boost/json/parse.hpp>
-#include <boost/url/encode.hpp>
-#include <boost/url/rfc/unreserved_chars.hpp>
-#include <thread>
 
-#include "http_client.h"
-#include "lqe/gateway/server.h"
+#include "config_server.h"
 #include "lql_pg_fixture.h"
-#include "support.h"
 
 namespace lqe::lql {
 namespace {
@@ -20,45 +15,21 @@ using gateway::testing::HttpResult;
 using testing::lql::EdgeRow;
 using testing::lql::LqlDatabase;
 
-std::string Encode(const std::string& s) {
-  return boost::urls::encode(s, boost::urls::unreserved_chars);
-}
-
 class LqlHttpTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     shared_db = new LqlDatabase();
     shared_dir = new gateway::testing::TempDir();
-    std::string dsn = shared_db->dsn();
-    const auto user = dsn.find("user=postgres");
-    if (user != std::string::npos) {
-      dsn.replace(user, 13, "user=lqe_gateway");
-    }
-    const std::string config = shared_dir->Write(
-        "gw.yaml", "listen: 127.0.0.1:0\naccess_log: false\ndatabase:\n  dsn: " + dsn +
-                       "\n  pool_size: 2\ncatalogue_file: " +
-                       lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
-                       "\napi_keys:\n  - name: t\n    sha256: " +
-                       gateway::testing::Sha256Hex(gateway::testing::kTestKey) +
-                       "\n    endpoints: ['*']\nendpoints_dir: " + lqe::testing::SourcePath("sql") +
-                       "\n");
-    std::string error;
-    shared_metrics = new std::shared_ptr<gateway::Metrics>(std::make_shared<gateway::Metrics>());
-    auto state = gateway::BuildState(config, shared_metrics->get(), &error);
-    ASSERT_NE(state, nullptr) << error;
-    shared_server = new gateway::Server(config, state, *shared_metrics);
-    ASSERT_EQ(shared_server->Bind(), "");
-    shared_thread = new std::thread([] { shared_server->Run(false); });
+    namespace gw = gateway::testing;
+    const std::string config =
+        gw::ServerYaml(gw::DsnAsRole(shared_db->dsn(), "lqe_gateway")) + gw::CatalogueYaml() +
+        "api_keys:\n" + gw::ApiKeyYaml("t", gw::kTestKey, "['*']") + gw::ShippedEndpointsYaml();
+    shared_server = new gw::ConfigServer();
+    ASSERT_EQ(shared_server->Start(shared_dir->Write("gw.yaml", config)), "");
   }
 
   static void TearDownTestSuite() {
-    if (shared_server) {
-      shared_server->Stop();
-      shared_thread->join();
-    }
-    delete shared_thread;
     delete shared_server;
-    delete shared_metrics;
     delete shared_dir;
     delete shared_db;
   }
@@ -66,7 +37,7 @@ class LqlHttpTest : public ::testing::Test {
   static boost::json::value Get(const std::string& lql, int status = 200,
                                 const std::string& extra = "") {
     const std::string target =
-        "/api/endpoints/query/logs.all?project=p1&lql=" + Encode(lql) + extra;
+        "/api/endpoints/query/logs.all?project=p1&lql=" + gateway::testing::UrlEncode(lql) + extra;
     const HttpResult r =
         Fetch(shared_server->port(), target, {{"X-API-KEY", gateway::testing::kTestKey}});
     EXPECT_EQ(r.status, status) << lql << "\n" << r.body;
@@ -103,16 +74,12 @@ class LqlHttpTest : public ::testing::Test {
 
   static LqlDatabase* shared_db;
   static gateway::testing::TempDir* shared_dir;
-  static std::shared_ptr<gateway::Metrics>* shared_metrics;
-  static gateway::Server* shared_server;
-  static std::thread* shared_thread;
+  static gateway::testing::ConfigServer* shared_server;
 };
 
 LqlDatabase* LqlHttpTest::shared_db = nullptr;
 gateway::testing::TempDir* LqlHttpTest::shared_dir = nullptr;
-std::shared_ptr<gateway::Metrics>* LqlHttpTest::shared_metrics = nullptr;
-gateway::Server* LqlHttpTest::shared_server = nullptr;
-std::thread* LqlHttpTest::shared_thread = nullptr;
+gateway::testing::ConfigServer* LqlHttpTest::shared_server = nullptr;
 
 TEST_F(LqlHttpTest, FiltersSelectRows) {
   EXPECT_EQ(Ids(Get("f:edge_logs m.response.status_code:>=500")),
@@ -147,7 +114,7 @@ TEST_F(LqlHttpTest, TimeFilterAndEndpointTimeParametersBothApply) {
   constexpr std::int64_t kMinute = 60'000'000;
   const std::int64_t base = testing::lql::kBaseMicros;
   EXPECT_EQ(Ids(Get("f:edge_logs t:>=2025-01-15T10:10:00Z", 200,
-                    "&iso_timestamp_end=" + Encode("2025-01-15T10:20:00Z"))),
+                    "&iso_timestamp_end=" + gateway::testing::UrlEncode("2025-01-15T10:20:00Z"))),
             ExpectedEdge([&](const EdgeRow& r) {
               return r.micros >= base + 10 * kMinute && r.micros <= base + 20 * kMinute;
             }));
@@ -189,17 +156,20 @@ TEST_F(LqlHttpTest, MalformedAndIllTypedLqlGet400WithPosition) {
 // from the translator; a value known only when the query runs makes bq.generate_array raise
 // 22023, which is a 400 as well, never a 500.
 TEST_F(LqlHttpTest, SizeCapsAre400sAtTranslationAndAtRunTime) {
-  const auto refused =
-      Get("", 400, "&sql=" + Encode("select repeat(event_message, 2000000) as r from edge_logs"));
+  const auto refused = Get(
+      "", 400,
+      "&sql=" +
+          gateway::testing::UrlEncode("select repeat(event_message, 2000000) as r from edge_logs"));
   const auto& error = refused.at("error");
   EXPECT_EQ(error.at("message").as_string(),
             "REPEAT result would exceed the limit of 1048576 bytes at 1:30");
   EXPECT_EQ(error.at("source").as_string(), "sql");
   EXPECT_EQ(error.at("column").as_int64(), 30);
 
-  const auto failed = Get("", 400,
-                          "&sql=" + Encode("select generate_array(1, length(event_message) * "
-                                           "1000000) as a from edge_logs"));
+  const auto failed =
+      Get("", 400,
+          "&sql=" + gateway::testing::UrlEncode("select generate_array(1, length(event_message) * "
+                                                "1000000) as a from edge_logs"));
   EXPECT_EQ(failed.at("error").at("message").as_string(),
             "the query failed: GENERATE_ARRAY would produce more than 1000000 elements");
   EXPECT_EQ(failed.at("error").at("reason").as_string(), "query_error");
