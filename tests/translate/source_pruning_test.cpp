@@ -142,5 +142,30 @@ TEST(SourcePruning, ASandboxedConsumerRestrictsTheStoredCte) {
   EXPECT_EQ(cache.size(), 4u);
 }
 
+// The stored final SELECT is what callers replace: its source filter never restricts the CTE,
+// whatever the caller's language.
+TEST(SourcePruning, TheReplacedFinalSelectRestrictsNothing) {
+  TranslateOptions options;
+  options.catalog = &EmptyCatalog();
+  options.dialect = SqlDialect::kClickHouse;
+  const std::string stored =
+      "WITH logs AS (SELECT id, timestamp, source, event_message FROM logs) SELECT id FROM logs "
+      "WHERE source = 'edge_logs'";
+  for (const auto language :
+       {ConsumerQuery::Language::kLql, ConsumerQuery::Language::kClickHouseSql}) {
+    options.consumer = ConsumerQuery{
+        language, language == ConsumerQuery::Language::kLql ? "" : "SELECT id FROM logs"};
+    const TranslateResult r = Translate(stored, options);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_NE(r.value().pg_sql.find("FROM logs.otel_events AS logs"), std::string::npos)
+        << r.value().pg_sql;
+  }
+  // Run as it is (no caller), the final SELECT's filter applies.
+  options.consumer.reset();
+  const TranslateResult own = Translate(stored, options);
+  ASSERT_TRUE(own.ok());
+  EXPECT_EQ(Branches(own.value().pg_sql), 1) << own.value().pg_sql;
+}
+
 }  // namespace
 }  // namespace lqe

@@ -42,7 +42,9 @@ ast::QueryPtr Parse(std::string_view text, const TranslateOptions& options, Diag
   const SqlDialect dialect =
       source == DiagSource::kStored ? options.dialect : SqlDialect::kBigQuery;
   auto query = ParseText(text, options, source, dialect);
-  if (dialect == SqlDialect::kClickHouse) clickhouse::Lower(*query, {});
+  if (dialect == SqlDialect::kClickHouse) {
+    clickhouse::Lower(*query, {}, source == DiagSource::kStored && options.consumer.has_value());
+  }
   return query;
 }
 

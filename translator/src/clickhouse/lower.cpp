@@ -359,8 +359,9 @@ class Lowering {
 
 }  // namespace
 
-void Lower(ast::Query& query, const std::vector<std::string>& ctes) {
+void Lower(ast::Query& query, const std::vector<std::string>& ctes, bool final_replaced) {
   Lowering(ctes).Query(query);
+  if (final_replaced) RestrictOwnLogs(query, true);
 }
 
 }  // namespace lqe::clickhouse

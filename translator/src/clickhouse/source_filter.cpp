@@ -312,9 +312,11 @@ void Restrict(ast::Query& q, std::size_t i, const Reads& reads) {
 
 }  // namespace
 
-void RestrictOwnLogs(ast::Query& q) {
+void RestrictOwnLogs(ast::Query& q, bool every_read) {
   for (std::size_t i = 0; i < q.with.size(); ++i) {
-    Restrict(q, i, ReadsOf(q.with[i].name.name).In(q, i + 1).Result());
+    Restrict(q, i,
+             every_read ? Reads{true, std::nullopt}
+                        : ReadsOf(q.with[i].name.name).In(q, i + 1).Result());
   }
 }
 

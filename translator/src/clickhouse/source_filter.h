@@ -28,8 +28,8 @@ std::optional<std::vector<std::string>> KnownSources(const SourceSet& sources);
 
 // Restricts the OTEL relation read by each of `q`'s CTEs that passes its rows through unchanged
 // (SELECT of columns by their own names FROM logs, WHERE only) to the sources its own WHERE and
-// the rest of `q`'s reads of it leave (`q` lowered).
-void RestrictOwnLogs(ast::Query& q);
+// the rest of `q`'s reads of it leave (`q` lowered); with `every_read`, by its own WHERE only.
+void RestrictOwnLogs(ast::Query& q, bool every_read = false);
 
 // For a sandboxed endpoint: the same for the stored query's CTEs, with the consumer in place of
 // the stored final SELECT (`stored` lowered, `consumer` not yet). Returns a text naming what was
