@@ -45,8 +45,9 @@ SourceSet Sources(const ast::Expr& e, std::string_view range) {
     if (b.op == ast::Binary::Op::kAnd) {
       return Intersect(Sources(*b.left, range), Sources(*b.right, range));
     }
-    if (b.op == ast::Binary::Op::kOr)
+    if (b.op == ast::Binary::Op::kOr) {
       return Union(Sources(*b.left, range), Sources(*b.right, range));
+    }
     if (b.op == ast::Binary::Op::kEq) {
       const std::string* value = nullptr;
       if (IsSourceColumn(*b.left, range)) value = StringValue(*b.right);

@@ -19,12 +19,14 @@ namespace {
 
 using translator::Fail;
 
-// A JSON string, decoded into `s` (SQL text), written as ClickHouse writes it: \" \\ \b \f \n \r
+// A JSON string, decoded (`decoded`, SQL text), written as ClickHouse writes it: \" \\ \b \f \n \r
 // \t, \u00XX (upper-case hex) for the other control characters, \u2028 and \u2029; '/' and
 // everything else as is.
-std::string ClickHouseJsonString(std::string s) {
-  s = "replace(replace(" + s + ", " + QuoteLiteral("\\") + ", " + QuoteLiteral("\\\\") +
-      "), '\"', " + QuoteLiteral("\\\"") + ")";
+std::string ClickHouseJsonString(const std::string& decoded) {
+  // replace(replace(...(s, a1, b1)..., an, bn): the calls opened, then their arguments closed.
+  std::string open = "replace(replace(";
+  std::string close = ", " + QuoteLiteral("\\") + ", " + QuoteLiteral("\\\\") + "), '\"', " +
+                      QuoteLiteral("\\\"") + ")";
   static constexpr char kHex[] = "0123456789ABCDEF";
   for (int c = 1; c < 0x20; ++c) {
     std::string escape;
@@ -47,11 +49,14 @@ std::string ClickHouseJsonString(std::string s) {
       default:
         escape = std::string("\\u00") + kHex[c / 16] + kHex[c % 16];
     }
-    s = "replace(" + s + ", chr(" + std::to_string(c) + "), " + QuoteLiteral(escape) + ")";
+    open += "replace(";
+    close.append(", chr(").append(std::to_string(c)).append("), ").append(QuoteLiteral(escape));
+    close += ")";
   }
-  s = "replace(replace(" + s + ", chr(8232), " + QuoteLiteral("\\u2028") + "), chr(8233), " +
-      QuoteLiteral("\\u2029") + ")";
-  return "'\"' || " + s + " || '\"'";
+  open += "replace(replace(";
+  close +=
+      ", chr(8232), " + QuoteLiteral("\\u2028") + "), chr(8233), " + QuoteLiteral("\\u2029") + ")";
+  return "'\"' || " + open + decoded + close + " || '\"'";
 }
 
 // A JSON number token `n` (SQL text) as ClickHouse writes it: an integer within Int64 or UInt64 as
