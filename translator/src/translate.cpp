@@ -10,6 +10,7 @@
 
 #include "ast/query.h"
 #include "clickhouse/lower.h"
+#include "clickhouse/source_filter.h"
 #include "count_chart.h"
 #include "lqe/lql.h"
 #include "names.h"
@@ -41,7 +42,9 @@ ast::QueryPtr Parse(std::string_view text, const TranslateOptions& options, Diag
   const SqlDialect dialect =
       source == DiagSource::kStored ? options.dialect : SqlDialect::kBigQuery;
   auto query = ParseText(text, options, source, dialect);
-  if (dialect == SqlDialect::kClickHouse) clickhouse::Lower(*query, {});
+  if (dialect == SqlDialect::kClickHouse) {
+    clickhouse::Lower(*query, {}, source == DiagSource::kStored && options.consumer.has_value());
+  }
   return query;
 }
 
@@ -110,18 +113,20 @@ std::optional<std::string> EmitCountChart(std::string_view bq_sql, const Transla
 
 // The stored query's CTEs, from the caller's cache or freshly parsed and emitted (then cached).
 // On a hit the stored text is not even parsed again.
-std::shared_ptr<const translator::StoredWith> EmitStoredWith(std::string_view bq_sql,
-                                                             const TranslateOptions& options,
-                                                             bool drop_cte_order,
-                                                             pg::Emitter& emitter) {
+// `parsed`: the stored query already parsed (and its OTEL relation restricted, `variant` naming
+// how), else nullptr.
+std::shared_ptr<const translator::StoredWith> EmitStoredWith(
+    std::string_view bq_sql, const TranslateOptions& options, bool drop_cte_order,
+    pg::Emitter& emitter, ast::QueryPtr parsed = nullptr, const std::string& variant = "") {
   StoredQueryCache* cache = options.stored_cache;
-  const std::string key = cache ? translator::StoredCacheKey(bq_sql, options, drop_cte_order) : "";
+  const std::string key =
+      cache ? translator::StoredCacheKey(bq_sql, options, drop_cte_order) + variant : "";
   if (auto hit =
           cache ? translator::StoredCacheAccess::Find(*cache, key, *options.catalog) : nullptr) {
     emitter.RestoreState(hit->state);
     return hit;
   }
-  ast::QueryPtr stored = Parse(bq_sql, options, DiagSource::kStored);
+  ast::QueryPtr stored = parsed ? std::move(parsed) : Parse(bq_sql, options, DiagSource::kStored);
   emitter.SetDropCteOrder(drop_cte_order);
   auto entry =
       std::make_shared<translator::StoredWith>(translator::EmitStoredCtes(emitter, stored->with));
@@ -165,7 +170,15 @@ Translation Run(std::string_view bq_sql, const TranslateOptions& options, DiagSo
     phase = DiagSource::kStored;
   }
   const pg::Emitter::State before_with = emitter.SaveState();
-  auto stored = EmitStoredWith(bq_sql, options, consumer && OrdersItsResult(*consumer), emitter);
+  // A ClickHouse stored query's `logs` restricted to the sources the consumer reads of it.
+  ast::QueryPtr parsed;
+  std::string variant;
+  if (clickhouse && options.dialect == SqlDialect::kClickHouse) {
+    parsed = Parse(bq_sql, options, DiagSource::kStored);
+    variant = clickhouse::RestrictStoredLogs(*parsed, *consumer);
+  }
+  auto stored = EmitStoredWith(bq_sql, options, consumer && OrdersItsResult(*consumer), emitter,
+                               std::move(parsed), variant);
   for (const auto& c : emitter.Ctes()) t.cte_names.push_back(c.first);
   phase = sql ? DiagSource::kConsumerSql : DiagSource::kConsumerLql;
   // A ClickHouse consumer is lowered once the stored CTEs it may read (`logs`) are known.

@@ -91,6 +91,9 @@ struct TableRef : FromItem {
   explicit TableRef(SourceSpan s) : FromItem(kKind, s) {}
   std::vector<Identifier> name;  // as written; a quoted part may itself contain dots
   std::optional<Identifier> alias;
+  // The OTEL relation (logs.otel) only: the sources whose tables are read, when the query's WHERE
+  // keeps no row of the others (set by the ClickHouse front end, clickhouse/source_filter.h).
+  std::optional<std::vector<std::string>> only_sources;
 };
 
 struct Join : FromItem {

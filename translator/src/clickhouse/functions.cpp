@@ -270,6 +270,8 @@ constexpr Function kFunctions[] = {
     {"JSONExtractInt", 2, -1, LowerJsonExtractInt},
     {"JSONExtractFloat", 2, -1, LowerJsonExtractFloat},
     {"JSONExtractBool", 2, -1, LowerJsonExtractBool},
+    {"JSONExtractUInt", 2, -1, LowerJsonExtractUInt},
+    {"JSONExtractRaw", 1, -1, LowerJsonExtractRaw},
     {"JSONHas", 2, -1, LowerJsonHas},
     // functions_cond.cpp
     {"mapContains", 2, 2, LowerMapContains},

@@ -62,6 +62,8 @@ ast::ExprPtr LowerJsonExtractString(ast::Call& call);
 ast::ExprPtr LowerJsonExtractInt(ast::Call& call);
 ast::ExprPtr LowerJsonExtractFloat(ast::Call& call);
 ast::ExprPtr LowerJsonExtractBool(ast::Call& call);
+ast::ExprPtr LowerJsonExtractUInt(ast::Call& call);
+ast::ExprPtr LowerJsonExtractRaw(ast::Call& call);
 ast::ExprPtr LowerJsonHas(ast::Call& call);
 
 // functions_cond.cpp: conditionals, NULLs, maps and arrays, integer division

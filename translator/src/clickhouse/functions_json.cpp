@@ -6,6 +6,7 @@
 
 #include "clickhouse/build.h"
 #include "clickhouse/functions_internal.h"
+#include "functions/internal_call.h"
 #include "translate_error.h"
 
 namespace lqe::clickhouse {
@@ -105,6 +106,22 @@ ast::ExprPtr LowerJsonExtractBool(ast::Call& call) {
   return UnlessNull(
       call, Coalesce(Binary(ast::Binary::Op::kOr, std::move(is_true), std::move(non_zero), span),
                      BoolLiteral(false, span), span));
+}
+
+// JSONExtractUInt: JSONExtractInt's number, 0 when negative.
+ast::ExprPtr LowerJsonExtractUInt(ast::Call& call) {
+  const ast::SourceSpan span = call.span;
+  ast::ExprList args;
+  args.push_back(LowerJsonExtractInt(call));
+  args.push_back(IntLiteral(0, span));
+  return Call("GREATEST", span, std::move(args));
+}
+
+// The value at the key path as ClickHouse writes it back (pg/internal_calls.cpp); '' for a
+// missing key or text that is not JSON. No key: the whole document.
+ast::ExprPtr LowerJsonExtractRaw(ast::Call& call) {
+  for (std::size_t i = 1; i < call.args.size(); ++i) StringArg(call, i);
+  return Call(functions::kJsonExtractRaw, call.span, std::move(call.args));
 }
 
 ast::ExprPtr LowerJsonHas(ast::Call& call) {

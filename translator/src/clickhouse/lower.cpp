@@ -4,6 +4,7 @@
 
 #include "clickhouse/build.h"
 #include "clickhouse/functions.h"
+#include "clickhouse/source_filter.h"
 #include "names.h"
 #include "translate_error.h"
 
@@ -33,6 +34,7 @@ class Lowering {
     if (q.limit) Expr(q.limit);
     if (q.offset) Expr(q.offset);
     ctes_.resize(outer);
+    RestrictOwnLogs(q);
   }
 
  private:
@@ -131,7 +133,14 @@ class Lowering {
     if (s.as_struct || s.qualify || !s.windows.empty()) {
       Fail(DiagCode::kUnsupported, s.span, "SELECT AS STRUCT, QUALIFY and WINDOW are BigQuery's");
     }
-    if (s.from) From(*s.from);
+    if (s.from) {
+      // The sources the WHERE leaves, read before it is lowered; kept when `logs` is the table.
+      const SourceSet sources = s.from->Is<ast::TableRef>() ? FromSources(s) : std::nullopt;
+      From(*s.from);
+      if (sources && s.from->Is<ast::TableRef>() && s.from->As<ast::TableRef>().name.size() == 2) {
+        s.from->As<ast::TableRef>().only_sources = KnownSources(sources);
+      }
+    }
     for (auto& item : s.items) {
       if (item.kind != ast::SelectItem::Kind::kExpr &&
           (!item.except.empty() || !item.replace.empty())) {
@@ -157,6 +166,13 @@ class Lowering {
       if (!g->Is<ast::Literal>()) Expr(g);
     }
     if (s.having) Condition(s.having);
+  }
+
+  // WhereSources of a SELECT whose FROM is one table reference.
+  static SourceSet FromSources(const ast::Select& s) {
+    const auto& ref = s.from->As<ast::TableRef>();
+    if (ref.name.size() != 1) return std::nullopt;
+    return WhereSources(s, ref.alias ? ref.alias->name : ref.name[0].name);
   }
 
   void From(ast::FromItem& item) {
@@ -343,8 +359,9 @@ class Lowering {
 
 }  // namespace
 
-void Lower(ast::Query& query, const std::vector<std::string>& ctes) {
+void Lower(ast::Query& query, const std::vector<std::string>& ctes, bool final_replaced) {
   Lowering(ctes).Query(query);
+  if (final_replaced) RestrictOwnLogs(query, true);
 }
 
 }  // namespace lqe::clickhouse

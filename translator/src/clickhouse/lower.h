@@ -14,6 +14,8 @@
 namespace lqe::clickhouse {
 
 // `ctes`: CTE names visible to the query from outside (a sandbox's stored CTEs).
-void Lower(ast::Query& query, const std::vector<std::string>& ctes);
+// `final_replaced`: the query is a sandboxed endpoint's stored query, whose final SELECT callers
+// replace: its CTEs' reads of `logs` are then not restricted by what that SELECT reads.
+void Lower(ast::Query& query, const std::vector<std::string>& ctes, bool final_replaced = false);
 
 }  // namespace lqe::clickhouse

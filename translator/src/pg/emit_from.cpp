@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "pg/emitter.h"
+#include "pg/otel_branches.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
 #include "translate_error.h"
@@ -137,6 +138,9 @@ std::optional<std::string> Emitter::EmitTableRef(const ast::TableRef& ref,
     if (s != nullptr) {
       table_sql = QuoteIdent(s->pg_schema) + "." + QuoteIdent(s->pg_table);
       var.columns = RowColumns(*s);
+      if (s == &OtelRelation() && ref.only_sources) {
+        table_sql = "(" + OtelBranchesSql(*ref.only_sources) + ")";
+      }
       if (s == &OtelRelation()) {
         // logs.otel_attribute reads one key of the map from this column (migration 020).
         for (auto& c : var.columns) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "functions/internal_call.h"
 #include "lqe/base/ascii.h"
 #include "pg/quoting.h"
 #include "pg/type_table.h"
@@ -102,6 +103,7 @@ EmitFn EmitterFor(const functions::Signature& f) {
 }
 
 Value Emitter::EmitCall(const ast::Call& call) {
+  if (functions::IsInternalCall(call)) return EmitInternalCall(*this, call);
   const functions::Signature* f = functions::Find(call.name.name);
   const std::string name = Upper(call.name.name);
   if (!f) {

@@ -19,6 +19,9 @@ using EmitFn = Value (*)(Emitter&, const ast::Call&);
 // The emitter of a row of functions/function_list.def.
 EmitFn EmitterFor(const functions::Signature& f);
 
+// A call of functions/internal_call.h (made by the ClickHouse lowering, never by query text).
+Value EmitInternalCall(Emitter& e, const ast::Call& call);
+
 // Helpers shared by the function emitters.
 std::vector<Value> EmitArgs(Emitter& e, const ast::Call& call);
 std::string JoinSql(const std::vector<Value>& args, std::size_t from = 0);

@@ -1,6 +1,7 @@
 #include "sandbox/validator.h"
 
 #include "functions/function_list.h"
+#include "functions/internal_call.h"
 #include "names.h"
 #include "translate_error.h"
 
@@ -112,7 +113,7 @@ class Validator {
 
   // Rule: only functions of the function table.
   void CheckCall(const ast::Call& c) {
-    if (!functions::Find(c.name.name)) {
+    if (!functions::Find(c.name.name) && !functions::IsInternalCall(c)) {
       const std::string suggestion = functions::UnsupportedHint(c.name.name);
       Fail(DiagCode::kSandbox, c.name.span, "function " + c.name.name + " is not allowed here",
            "A consumer query can call only the BigQuery functions the translator supports." +
