@@ -49,7 +49,8 @@ class CrossGatewayTailTest : public ::testing::Test {
         lqe::testing::SourcePath("schema/catalogue_seed.tsv") +
         "\nsources:\n  - {name: cloudflare.logs.prod, table: edge}\n"
         "api_keys:\n  - {name: reader, sha256: " +
-        Sha256Hex(kKey) + ", endpoints: ['*'], ingest: ['*']}\n";
+        Sha256Hex(kKey) + ", endpoints: ['*'], ingest: ['*']}\n" +
+        "endpoints_dir: " + lqe::testing::SourcePath("sql") + "\n";
     config_path_ = dir_.Write("gw.yaml", config);
     for (Gateway* g : {&a_, &b_}) {
       std::string error;
