@@ -28,7 +28,8 @@ echo "console bench: $COUNT edge events over 7 days; load average $(cut -d' ' -f
 
 start=$(now)
 psql "$DB" -qX -v ON_ERROR_STOP=1 -v count="$COUNT" <<'SQL'
-SELECT logs.ensure_partition('edge', (current_date - d)::date) FROM generate_series(-1, 8) AS d;
+SELECT count(logs.ensure_partition('edge', (current_date - d)::date)) AS partitions
+FROM generate_series(-1, 8) AS d \gset
 INSERT INTO logs.edge (id, "timestamp", event_message, project, metadata, extra)
 SELECT 'bench-' || n,
        now() - (n::float8 / :count) * interval '7 days',
@@ -51,6 +52,7 @@ listen: 127.0.0.1:$HTTP_PORT
 database:
   dsn: $DB
 catalogue_file: $ROOT/schema/catalogue_seed.tsv
+endpoints_dir: $ROOT/sql
 access_log: false
 sources:
   - {name: cloudflare.logs.prod, table: edge}

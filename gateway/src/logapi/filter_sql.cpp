@@ -96,8 +96,8 @@ std::string ScalarCondition(const FilterClause& rule, const std::string& regex, 
     case FilterOp::kRegex:
       return StringOf(j) + "(" + std::string(j) + " #>> '{}') ~ " + params.Add(regex) + "::text";
     case FilterOp::kRange: {
-      const std::string generic = "(" + Compare(j, ">=", rule.value, params) + ") AND (" +
-                                  Compare(j, "<=", rule.high, params) + ")";
+      std::string generic = "(" + Compare(j, ">=", rule.value, params) + ") AND (" +
+                            Compare(j, "<=", rule.high, params) + ")";
       const int low = LevelIndex(rule.value), high = LevelIndex(rule.high);
       if (low < 0 || high < 0 || rule.path.back() != "level") return generic;
       // metadata.level:info..error: by severity, as the endpoints read it.

@@ -309,8 +309,9 @@ Response Handle(const Request& request, Context& context) {
   const GatewayState& state = *context.state;
   if (path == kOpenApiPath) {
     const ApiKey* key = CallerKey(request, raw, state);
-    if (key == nullptr)
+    if (key == nullptr) {
       return ToResponse(MakeError(401, "missing or invalid API key", "unauthorized"));
+    }
     Response response;
     response.body = management::EndpointsOpenApiDocument(state, *key);
     return response;
