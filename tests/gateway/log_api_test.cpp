@@ -377,8 +377,9 @@ TEST_F(LogApiTest, FacetsCountTopValuesAsSqlGroupsThem) {
       "/api/logs/facets?source=cloudflare.logs.prod&field=project&lql=" + Encode("m.level:error") +
       Range());
   std::int64_t filtered = 0;
-  for (const json::value& v : projects.at("values").as_array())
+  for (const json::value& v : projects.at("values").as_array()) {
     filtered += v.at("count").as_int64();
+  }
   EXPECT_EQ(filtered, SqlCount("e.metadata->>'level' = 'error'"));
 }
 

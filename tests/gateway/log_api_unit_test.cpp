@@ -22,9 +22,9 @@ TEST(BucketSizeTest, TheSmallestRoundSizeWithinTheBucketCount) {
                                          {3600, 10, 600, 6},
                                          {86400, 60, 1800, 48},
                                          {86400, 500, 300, 288},
-                                         {7 * 86400, 60, 10800, 56},
-                                         {31 * 86400, 60, 86400, 31},
-                                         {31 * 86400, 10, 86400, 31}}) {
+                                         {7LL * 86400, 60, 10800, 56},
+                                         {31LL * 86400, 60, 86400, 31},
+                                         {31LL * 86400, 10, 86400, 31}}) {
     Buckets b = ChooseBuckets(t0, t0 + c.seconds * kSecond, c.max);
     EXPECT_EQ(b.seconds, c.size) << c.seconds << " s in " << c.max;
     EXPECT_EQ(b.count, c.count) << c.seconds << " s in " << c.max;
