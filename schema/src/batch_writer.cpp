@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 
 #include "lqe/schema/edge_rollup_counts.h"
@@ -202,6 +203,23 @@ void BatchWriter::RecordForDrains(const Batch& batch, const std::vector<bool>& d
              {source_, TextArrayLiteral(ids), TextArrayLiteral(stamps)});
 }
 
+void BatchWriter::Announce(const Batch& batch, const std::vector<bool>& duplicate) {
+  if (notify_channel_.empty()) return;
+  std::int64_t low = std::numeric_limits<std::int64_t>::max();
+  std::int64_t high = std::numeric_limits<std::int64_t>::min();
+  for (std::size_t i = 0; i < batch.rows().size(); ++i) {
+    if (duplicate[i]) continue;
+    low = std::min(low, batch.rows()[i].ts);
+    high = std::max(high, batch.rows()[i].ts);
+  }
+  if (low > high) return;
+  // Delivered when (and only if) the transaction commits.
+  conn_.Exec(
+      "SELECT pg_notify($1, json_build_object('t', $2::text, 'g', $3::text, 'x', "
+      "pg_current_xact_id()::text, 'lo', $4::bigint, 'hi', $5::bigint)::text)",
+      {notify_channel_, source_, notify_sender_, std::to_string(low), std::to_string(high)});
+}
+
 BatchWriter::Result BatchWriter::Write(Batch& batch) {
   EnsurePartitions(batch);
   // First without looking for stored ids: when every row has its own timestamp, the unique
@@ -251,6 +269,7 @@ BatchWriter::Result BatchWriter::WriteOnce(Batch& batch, bool check) {
                    runs);
       if (counted) CountRollupRows(batch, duplicate);
       RecordForDrains(batch, duplicate);
+      Announce(batch, duplicate);
     }
     conn_.Exec("COMMIT");
   } catch (const PgError&) {

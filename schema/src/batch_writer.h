@@ -29,6 +29,13 @@ class BatchWriter {
   // The writer counts its rows into the edge rollups itself (005_edge_rollup.sql): stage each row's
   // RollupInput in its batch.
   bool CountsEdgeRollups() const { return counts_edge_rollups_; }
+  // Each transaction that writes rows also sends, on commit, NOTIFY `channel` with
+  // {"t": table, "g": sender, "x": its transaction id, "lo", "hi": its rows' first and last
+  // timestamps in microseconds}: enough for a listener to read exactly those rows back.
+  void AnnounceCommits(std::string channel, std::string sender) {
+    notify_channel_ = std::move(channel);
+    notify_sender_ = std::move(sender);
+  }
 
  private:
   void EnsurePartitions(const Batch& batch);
@@ -40,11 +47,14 @@ class BatchWriter {
   bool AnnounceRollupRows(const Batch& batch, std::int64_t rows);
   void CountRollupRows(const Batch& batch, const std::vector<bool>& duplicate);
   void RecordForDrains(const Batch& batch, const std::vector<bool>& duplicate);
+  void Announce(const Batch& batch, const std::vector<bool>& duplicate);
 
   PgConn& conn_;
   std::string source_;
   std::string table_;
   bool counts_edge_rollups_ = false;
+  std::string notify_channel_;  // empty: no announcement
+  std::string notify_sender_;
   std::set<std::int64_t> known_days_;
   // When this writer last refreshed each catalogue path's last_seen.
   std::map<std::string, std::chrono::steady_clock::time_point> refreshed_;

@@ -196,6 +196,10 @@ WriteCounts IngestWriter::Write(SealedBatch& sealed) {
   return counts;
 }
 
+void IngestWriter::AnnounceCommits(const std::string& channel, const std::string& sender) {
+  writer_->AnnounceCommits(channel, sender);
+}
+
 std::int64_t CatalogueConflictsTotal() {
   return conflicts_total.load();
 }

@@ -6,6 +6,7 @@
 #include "handlers/routes.h"
 #include "ingest/ingest_handler.h"
 #include "ingest/otlp_logs.h"
+#include "logapi/log_api.h"
 #include "lqe/gateway/errors.h"
 #include "management/routes.h"
 #include "params/text_check.h"
@@ -99,6 +100,7 @@ Route MatchRoute(std::string_view path) {
   if (ingest::IsIngestPath(path)) route.kind = Route::Kind::kIngest;
   if (management::IsManagementPath(path)) route.kind = Route::Kind::kManagement;
   if (path == "/api/logs/tail") route.kind = Route::Kind::kTail;
+  if (logapi::IsLogApiPath(path)) route.kind = Route::Kind::kLogApi;
   return route;
 }
 
@@ -142,6 +144,8 @@ FastOutcome HandleFast(const Request& request, Context& context) {
       return PendingRequest{PendingRequest::Kind::kManagement, {}, {}, {}};
     case Route::Kind::kTail:
       return tail::HandleFast(request, p.raw, context);
+    case Route::Kind::kLogApi:
+      return logapi::HandleFast(request, p.raw, context);
     default:
       break;
   }
@@ -181,6 +185,8 @@ Response HandlePending(const Request& request, const PendingRequest& pending, Co
     case PendingRequest::Kind::kTail:
       // Streamed by the HTTP session; a caller without one cannot follow a tail.
       return ToResponse(MakeError(501, "the live tail needs a streaming connection", "internal"));
+    case PendingRequest::Kind::kLogApi:
+      return logapi::Handle(request, context);
     case PendingRequest::Kind::kQuery:
       break;
   }

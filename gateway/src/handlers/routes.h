@@ -19,6 +19,7 @@ struct Route {
     kIngest,
     kManagement,
     kTail,
+    kLogApi,
     kUnknown
   };
   Kind kind = Kind::kUnknown;

@@ -10,6 +10,8 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cstdio>
+#include <random>
 #include <thread>
 
 #include "http/session.h"
@@ -61,6 +63,13 @@ std::string ListenError(const std::string& host, std::uint16_t port, tcp::accept
   return {};
 }
 
+std::string RandomSender() {
+  std::random_device random;
+  char text[24];
+  std::snprintf(text, sizeof(text), "%08x%08x", random(), random());
+  return text;
+}
+
 }  // namespace
 
 Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
@@ -80,11 +89,16 @@ Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
                      ? c.io_threads
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   s.cancels.Add(s.shared_cancel);
+  // This gateway's name in the commit announcements: its own batches reach its tails in-process.
+  const std::string sender = RandomSender();
   s.ingest = std::make_unique<IngestService>(
       c.ingest, c.ingest.dsn.empty() ? c.dsn : c.ingest.dsn,
       [&tails = s.tails](const std::string& table, const std::vector<schema::FormedEvent>& events) {
         tails.Publish(table, events);
-      });
+      },
+      sender);
+  s.remote_tails =
+      std::make_unique<tail::RemoteFeed>(c.dsn, sender, s.tails, c.statement_timeout_ms);
   // Every connection is a file descriptor; leave room for the pools, the log and the listener.
   rlimit files{};
   int budget = 1 << 20;

@@ -17,6 +17,7 @@
 #include "lqe/gateway/query_cancel.h"
 #include "lqe/gateway/retention.h"
 #include "lqe/gateway/server.h"
+#include "tail/remote_feed.h"
 #include "tail/tail_hub.h"
 
 namespace lqe::gateway {
@@ -95,6 +96,8 @@ struct Server::Impl {
 
   // Open live tails; the ingest writers publish into it, so it outlives them.
   tail::Hub tails;
+  // Other gateways' committed batches, read back for the open tails (stopped before `tails`).
+  std::unique_ptr<tail::RemoteFeed> remote_tails;
 
   // Last: destroyed first, so its writers finish (and post their answers) while the event loops
   // still exist.

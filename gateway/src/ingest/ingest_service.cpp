@@ -33,10 +33,11 @@ struct IngestService::Writer {
 };
 
 IngestService::IngestService(const IngestConfig& config, std::string dsn,
-                             StoredEventsObserver observer)
+                             StoredEventsObserver observer, std::string commit_sender)
     : config_(config),
       dsn_(std::move(dsn)),
       observer_(std::move(observer)),
+      commit_sender_(std::move(commit_sender)),
       compactor_(dsn_, config_.compact_interval_ms, config_.compact_after_events, true) {
   for (int i = 0; i < std::max(1, config_.pool_size); ++i) {
     writers_.push_back(std::make_unique<Writer>());
@@ -128,7 +129,10 @@ bool IngestService::WriteEvents(Writer& writer, const std::vector<IngestJob*>& j
   const std::string& table = jobs.front()->table;
   try {
     auto& slot = writer.tables[table];
-    if (!slot) slot = std::make_unique<schema::IngestWriter>(dsn_, table);
+    if (!slot) {
+      slot = std::make_unique<schema::IngestWriter>(dsn_, table);
+      if (!commit_sender_.empty()) slot->AnnounceCommits(kCommitChannel, commit_sender_);
+    }
     const std::int64_t duplicates_before = slot->StagedDuplicates();
     refusals->assign(jobs.size(), {});
     for (std::size_t j = 0; j < jobs.size(); ++j) {

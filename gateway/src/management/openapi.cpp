@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "lqe/gateway/auth.h"
 #include "lqe/gateway/build_info.h"
 #include "lqe/translate.h"
 
@@ -219,14 +220,10 @@ void AddManagement(json::object& paths) {
 
 }  // namespace
 
-std::string OpenApiDocument(const GatewayState& state) {
-  json::object paths;
-  for (const auto& e : state.config.endpoints) {
-    json::object path;
-    path["get"] = EndpointOperation(*e);
-    paths["/api/endpoints/query/" + e->name] = std::move(path);
-  }
-  AddManagement(paths);
+namespace {
+
+// The document around `paths`.
+std::string Document(json::object paths) {
   // The fixed parts, as JSON text.
   json::object doc = json::parse(R"({
     "openapi": "3.1.0",
@@ -244,6 +241,30 @@ std::string OpenApiDocument(const GatewayState& state) {
   doc["info"].as_object()["version"] = std::string(BuildVersion());
   doc["paths"] = std::move(paths);
   return json::serialize(doc);
+}
+
+}  // namespace
+
+std::string OpenApiDocument(const GatewayState& state) {
+  json::object paths;
+  for (const auto& e : state.config.endpoints) {
+    json::object path;
+    path["get"] = EndpointOperation(*e);
+    paths["/api/endpoints/query/" + e->name] = std::move(path);
+  }
+  AddManagement(paths);
+  return Document(std::move(paths));
+}
+
+std::string EndpointsOpenApiDocument(const GatewayState& state, const ApiKey& key) {
+  json::object paths;
+  for (const auto& e : state.config.endpoints) {
+    if (!KeyAllows(key, *e)) continue;
+    json::object path;
+    path["get"] = EndpointOperation(*e);
+    paths["/api/endpoints/query/" + e->name] = std::move(path);
+  }
+  return Document(std::move(paths));
 }
 
 }  // namespace lqe::gateway::management

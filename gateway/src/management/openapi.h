@@ -9,5 +9,8 @@
 namespace lqe::gateway::management {
 
 std::string OpenApiDocument(const GatewayState& state);
+// GET /api/endpoints/openapi.json: the same document with only the endpoints `key` may run (and
+// no management routes).
+std::string EndpointsOpenApiDocument(const GatewayState& state, const ApiKey& key);
 
 }  // namespace lqe::gateway::management

@@ -133,27 +133,50 @@ void Hub::CloseTail(const std::shared_ptr<Subscriber>& subscriber) {
   subscriber->Take();  // gives its buffered bytes back to the gauge
 }
 
-void Hub::Publish(const std::string& table, const std::vector<schema::FormedEvent>& events) {
-  if (open_count_.load(std::memory_order_relaxed) == 0) return;
-  std::vector<std::shared_ptr<Subscriber>> subscribers;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = by_table_.find(table);
-    if (it == by_table_.end()) return;
-    subscribers = it->second;
+std::vector<std::shared_ptr<Subscriber>> Hub::SubscribersOf(const std::string& table) const {
+  if (open_count_.load(std::memory_order_relaxed) == 0) return {};
+  std::lock_guard lock(mutex_);
+  auto it = by_table_.find(table);
+  if (it == by_table_.end()) return {};
+  return it->second;
+}
+
+bool Hub::HasTails(std::string_view table) const {
+  if (open_count_.load(std::memory_order_relaxed) == 0) return false;
+  std::lock_guard lock(mutex_);
+  return by_table_.find(table) != by_table_.end();
+}
+
+void Hub::Offer(const std::vector<std::shared_ptr<Subscriber>>& subscribers,
+                const json::object& fields, std::int64_t timestamp_micros,
+                std::vector<bool>& wake) {
+  const EventView view{&fields, timestamp_micros};
+  std::shared_ptr<const std::string> text;  // serialised once, for the first match
+  for (std::size_t i = 0; i < subscribers.size(); ++i) {
+    if (!subscribers[i]->match().Matches(view)) continue;
+    if (!text) text = std::make_shared<const std::string>(json::serialize(fields));
+    if (subscribers[i]->Offer(text, dropped_, buffered_bytes_)) wake[i] = true;
+    delivered_.fetch_add(1);
   }
+}
+
+void Hub::Publish(const std::string& table, const std::vector<schema::FormedEvent>& events) {
+  const auto subscribers = SubscribersOf(table);
+  if (subscribers.empty()) return;
   std::vector<bool> wake(subscribers.size(), false);
   for (const schema::FormedEvent& event : events) {
-    const json::object fields = EventObject(event);
-    const EventView view{&fields, event.timestamp_micros};
-    std::shared_ptr<const std::string> text;  // serialised once, for the first match
-    for (std::size_t i = 0; i < subscribers.size(); ++i) {
-      if (!subscribers[i]->match().Matches(view)) continue;
-      if (!text) text = std::make_shared<const std::string>(json::serialize(fields));
-      if (subscribers[i]->Offer(text, dropped_, buffered_bytes_)) wake[i] = true;
-      delivered_.fetch_add(1);
-    }
+    Offer(subscribers, EventObject(event), event.timestamp_micros, wake);
   }
+  for (std::size_t i = 0; i < subscribers.size(); ++i) {
+    if (wake[i]) subscribers[i]->Wake();
+  }
+}
+
+void Hub::PublishFields(const std::string& table, const std::vector<Fields>& events) {
+  const auto subscribers = SubscribersOf(table);
+  if (subscribers.empty()) return;
+  std::vector<bool> wake(subscribers.size(), false);
+  for (const Fields& event : events) Offer(subscribers, event.fields, event.timestamp_micros, wake);
   for (std::size_t i = 0; i < subscribers.size(); ++i) {
     if (wake[i]) subscribers[i]->Wake();
   }

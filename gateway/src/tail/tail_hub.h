@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -89,12 +90,26 @@ class Hub {
   void CloseTail(const std::shared_ptr<Subscriber>& subscriber);
   // Fans a committed batch of `table` out to its tails (a no-op when none is open).
   void Publish(const std::string& table, const std::vector<schema::FormedEvent>& events);
+  // The same for events read back from the table (written by another gateway): each as its
+  // event object (EventObject's fields) and timestamp.
+  struct Fields {
+    boost::json::object fields;
+    std::int64_t timestamp_micros = 0;
+  };
+  void PublishFields(const std::string& table, const std::vector<Fields>& events);
+  // Whether a tail of `table` is open (another gateway's events are read back only then).
+  bool HasTails(std::string_view table) const;
   // Ends every tail and refuses new ones (server shutdown).
   void Shutdown();
   std::string RenderMetrics() const;
   std::int64_t BufferedBytes() const { return buffered_bytes_.load(); }
 
  private:
+  std::vector<std::shared_ptr<Subscriber>> SubscribersOf(const std::string& table) const;
+  void Offer(const std::vector<std::shared_ptr<Subscriber>>& subscribers,
+             const boost::json::object& fields, std::int64_t timestamp_micros,
+             std::vector<bool>& wake);
+
   mutable std::mutex mutex_;
   std::map<std::string, std::vector<std::shared_ptr<Subscriber>>, std::less<>> by_table_;
   std::map<std::string, int, std::less<>> per_key_;

@@ -99,7 +99,15 @@ struct IngestTarget {
 };
 
 struct PendingRequest {
-  enum class Kind : std::uint8_t { kQuery, kReady, kMetrics, kIngest, kManagement, kTail };
+  enum class Kind : std::uint8_t {
+    kQuery,
+    kReady,
+    kMetrics,
+    kIngest,
+    kManagement,
+    kTail,
+    kLogApi  // /api/logs/{events,hits,facets}, /api/endpoints/openapi.json
+  };
   Kind kind = Kind::kQuery;
   Prepared query;                           // for kQuery
   IngestTarget ingest;                      // for kIngest

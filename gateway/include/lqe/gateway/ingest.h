@@ -61,7 +61,11 @@ using StoredEventsObserver =
 class IngestService {
  public:
   // `dsn`: the writer role's connection string. Starts config.pool_size writer threads.
-  IngestService(const IngestConfig& config, std::string dsn, StoredEventsObserver observer = {});
+  // `commit_sender` (non-empty): every committed batch is announced on kCommitChannel under this
+  // name, for the live tails of other gateways (tail/remote_feed.h).
+  IngestService(const IngestConfig& config, std::string dsn, StoredEventsObserver observer = {},
+                std::string commit_sender = {});
+  static constexpr const char* kCommitChannel = "lqe_ingest_commits";
   ~IngestService();  // writes what is queued, then joins the writers
   IngestService(const IngestService&) = delete;
   IngestService& operator=(const IngestService&) = delete;
@@ -114,6 +118,7 @@ class IngestService {
   IngestConfig config_;
   std::string dsn_;
   StoredEventsObserver observer_;
+  std::string commit_sender_;
   std::atomic<std::uint64_t> queued_events_{0};
   std::atomic<std::uint64_t> queued_bytes_{0};
   Counters counters_;

@@ -85,6 +85,9 @@ class IngestWriter {
   // Writes a batch in one transaction. Throws IngestError: nothing of the batch is stored, and
   // the catalogue the writer learnt may be ahead of the database, so discard the writer then.
   WriteCounts Write(SealedBatch& batch);
+  // Each committed write also sends NOTIFY `channel` with the table, `sender`, the transaction
+  // id and the rows' time range (see BatchWriter::AnnounceCommits).
+  void AnnounceCommits(const std::string& channel, const std::string& sender);
 
  private:
   std::string source_;
