@@ -19,10 +19,11 @@ struct Route {
     kIngest,
     kManagement,
     kTail,
+    kConsole,
     kUnknown
   };
   Kind kind = Kind::kUnknown;
-  std::string endpoint;  // id or name, for kQuery
+  std::string endpoint;  // id or name, for kQuery; the path, for kConsole
   bool by_name_only = false;
   bool get_only = false;  // the legacy /endpoints/query/ route
 };
