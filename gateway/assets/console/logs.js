@@ -10,6 +10,7 @@ const RANGES = { '15m': 15 * 60e3, '1h': 3600e3, '24h': 86400e3, '7d': 7 * 86400
 const MAX_ROWS = 500;  // rows kept in the table while tailing
 
 let stopTail = null;
+let tailKey = '';  // the source and LQL the running tail follows
 let lastSearch = null;  // {source, lql, start, end} of the shown results
 let searchSeq = 0;
 
@@ -33,6 +34,7 @@ function showCustom(show) {
 }
 
 function setStatus(text) { $('search-status').textContent = text; }
+function setTailStatus(text) { $('tail-status').textContent = text; }
 
 function eventRow(event, live) {
   const details = el('tr', { class: 'details', hidden: true });
@@ -160,7 +162,8 @@ export async function search() {
   }
   await hits;
   loadFacets();
-  if (stopTail) restartTail();
+  // A changed filter or source restarts a running tail; an unchanged one keeps its stream.
+  if (stopTail && tailKey !== JSON.stringify([params.source, params.lql])) restartTail();
 }
 
 function restartTail() {
@@ -168,22 +171,23 @@ function restartTail() {
   stopTail = null;
   if (!$('tail-toggle').checked) return;
   const params = { source: $('source').value, lql: $('lql').value.trim() };
-  setStatus(`Live tail of ${params.source}: connecting…`);
+  tailKey = JSON.stringify([params.source, params.lql]);
+  setTailStatus(`Live tail of ${params.source}: connecting…`);
+  const ended = (text) => {
+    $('tail-toggle').checked = false;
+    stopTail = null;
+    setTailStatus(text);
+  };
   stopTail = startTail(params, {
-    onOpen: () => setStatus(`Live tail of ${params.source}: following new events`),
+    onOpen: () => setTailStatus(`Live tail of ${params.source}: following new events`),
     onEvent: (event) => prependEvent(event),
-    onDropped: (n) => setStatus(`Live tail: ${n} events dropped (the browser read too slowly)`),
+    onDropped: (n) => setTailStatus(`Live tail: ${n} events dropped (the browser read too slowly)`),
     onError: (answer) => {
-      $('tail-toggle').checked = false;
-      stopTail = null;
+      ended('Live tail stopped');
       showError($('search-error'), answer, { lql: params.lql });
-      setStatus('Live tail stopped');
     },
     onEnd: (reason) => {
-      if (!$('tail-toggle').checked) return;
-      $('tail-toggle').checked = false;
-      stopTail = null;
-      setStatus(`Live tail ended (${reason})`);
+      if ($('tail-toggle').checked) ended(`Live tail ended (${reason})`);
     },
   });
 }
@@ -213,7 +217,7 @@ export async function showLogs() {
     else {
       if (stopTail) stopTail();
       stopTail = null;
-      setStatus('Live tail stopped');
+      setTailStatus('Live tail stopped');
     }
   });
   search();
@@ -223,4 +227,5 @@ export function stopLogs() {
   if (stopTail) stopTail();
   stopTail = null;
   $('tail-toggle').checked = false;
+  setTailStatus('');
 }
