@@ -1,5 +1,5 @@
-// The sources to pick from: the gateway's list (GET /api/sources, for keys with the private
-// scope), else the names a self-hosted Supabase stack ships to.
+// The sources to pick from: the names a self-hosted Supabase stack ships to, and those the
+// gateway lists (GET /api/sources, for keys with the private scope).
 import { getJson } from './api.js';
 
 export const SUPABASE_SOURCES = [
@@ -12,7 +12,8 @@ export async function loadSources() {
   const answer = await getJson('/api/sources');
   if (answer.ok && Array.isArray(answer.body)) {
     const names = answer.body.map((s) => s && s.name).filter((n) => typeof n === 'string');
-    if (names.length) return [...new Set(names)].sort((a, b) => a.localeCompare(b));
+    const extra = names.filter((n) => !SUPABASE_SOURCES.includes(n)).sort((a, b) => a.localeCompare(b));
+    return [...SUPABASE_SOURCES, ...new Set(extra)];
   }
   return SUPABASE_SOURCES;
 }
