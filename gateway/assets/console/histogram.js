@@ -1,7 +1,6 @@
 // The hits chart: one SVG bar per time bucket; dragging across it picks a new time range.
 const NS = 'http://www.w3.org/2000/svg';
-const W = 1000;  // viewBox units; the SVG stretches to its box
-const H = 140;
+const H = 140;  // viewBox units; the width is the box's, so text keeps its shape
 const AXIS = 18;  // room for the time labels
 
 function svgEl(tag, attrs) {
@@ -18,6 +17,7 @@ function label(date, spanMs) {
 // hits: the /api/logs/hits answer. onZoom(startDate, endDate) after a drag.
 export function renderHistogram(svg, hits, onZoom) {
   svg.replaceChildren();
+  const W = Math.max(300, Math.round(svg.getBoundingClientRect().width)) || 1000;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   const start = new Date(hits.start).getTime();
   const end = new Date(hits.end).getTime();
@@ -46,10 +46,10 @@ export function renderHistogram(svg, hits, onZoom) {
     text.textContent = label(new Date(t), span);
     svg.append(text);
   }
-  enableZoom(svg, start, span, onZoom);
+  enableZoom(svg, W, start, span, onZoom);
 }
 
-function enableZoom(svg, start, span, onZoom) {
+function enableZoom(svg, W, start, span, onZoom) {
   const toUnits = (clientX) => {
     const box = svg.getBoundingClientRect();
     return Math.min(W, Math.max(0, ((clientX - box.left) / box.width) * W));

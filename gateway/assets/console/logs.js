@@ -141,6 +141,7 @@ export async function search() {
   const params = { source: $('source').value, lql: $('lql').value.trim(), start: start.toISOString(), end: end.toISOString() };
   lastSearch = params;
   $('search-error').hidden = true;
+  $('search-error').dataset.from = 'search';
   setStatus('Searching…');
   const hits = loadHits(params, seq);
   const answer = await getJson('/api/logs/events', { ...params, limit: 100 });
@@ -185,6 +186,7 @@ function restartTail() {
     onError: (answer) => {
       ended('Live tail stopped');
       showError($('search-error'), answer, { lql: params.lql });
+      $('search-error').dataset.from = 'tail';
     },
     onEnd: (reason) => {
       if ($('tail-toggle').checked) ended(`Live tail ended (${reason})`);
@@ -212,7 +214,8 @@ export async function showLogs() {
   $('search-form').addEventListener('submit', (e) => { e.preventDefault(); search(); });
   $('facet-form').addEventListener('submit', (e) => { e.preventDefault(); loadFacets(); });
   $('tail-toggle').addEventListener('change', () => {
-    $('search-error').hidden = true;
+    // A tail's own error goes when the tail is toggled; the search's stays.
+    if ($('search-error').dataset.from === 'tail') $('search-error').hidden = true;
     if ($('tail-toggle').checked) restartTail();
     else {
       if (stopTail) stopTail();
