@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command and CI's only step. In order, each step failing the run:
-#  1. installs what is missing (deploy/install-deps.sh --test, and the real log shippers the
-#     ingest_clients tests run: deploy/install-ingest-clients.sh);
+#  1. installs what is missing (deploy/install-deps.sh --test, the real log shippers the
+#     ingest_clients tests run: deploy/install-ingest-clients.sh, and the browser test's chromium
+#     and puppeteer-core: deploy/install-browser-test.sh);
 #  2. gates on the sources: no machine-specific absolute path, clang-format;
 #  3. builds everything (Release, -Werror, tests and benchmarks ON whatever the cache says);
 #  4. clang-tidy on the C++ files changed by the last 10 commits (deploy/lib/check-tidy.sh);
@@ -12,7 +13,7 @@
 #     this build and gives the same answers (deploy/upgrade-test.sh);
 #  7. the oracle suite: lqe against the ZetaSQL reference evaluator (deploy/oracle.sh), and the
 #     ClickHouse dialect against ClickHouse itself (chdb; deploy/clickhouse.sh), both on the
-#     Release build's lqe;
+#     Release build's lqe; then the web console in headless Chromium (deploy/browser-test.sh);
 #  8. builds the tests again with AddressSanitizer + UBSan in build-asan/ and runs every ctest test
 #     (unit + integration) but those three there, refusing to pass on fewer tests than a floor
 #     (LQE_SANITIZE_STEP=0 skips this step in a local run, not in CI);
@@ -44,6 +45,8 @@ step "dependencies"
 bash deploy/install-deps.sh --test --image --package
 # pino-logflare (npm, locked) for tests/ingest_clients; its test fails when this is missing.
 bash deploy/install-ingest-clients.sh
+# Debian's chromium and puppeteer-core (npm, locked) for the console's browser test.
+bash deploy/install-browser-test.sh
 
 step "gates: machine paths, clang-format"
 bash deploy/lib/check-machine-paths.sh
@@ -108,6 +111,11 @@ bash deploy/oracle.sh
 step "ClickHouse reference (chdb)"
 bash deploy/install-chdb.sh
 bash deploy/clickhouse.sh
+
+# The web console in headless Chromium (tests/browser) against the Release build's lqe serve, in a
+# fresh database of the throwaway cluster; screenshots and figures in build/browser-artifacts/.
+step "web console in a browser (chromium)"
+bash deploy/browser-test.sh
 
 # LQE_SANITIZE_STEP=0 skips the sanitizer step in a local run (the Release build then ran every
 # test above); CI (CI set) always runs it.

@@ -2,6 +2,7 @@
 // non-blocking fast path (cache hits, errors) and the full path that may query Postgres.
 #include "lqe/gateway/handler.h"
 
+#include "console/console_handler.h"
 #include "handlers/admin_routes.h"
 #include "handlers/routes.h"
 #include "ingest/ingest_handler.h"
@@ -58,7 +59,8 @@ std::variant<Parsed, Response> ParseAndRoute(const Request& request) {
   if (parsed.route.kind == Route::Kind::kUnknown) {
     return ToResponse(MakeError(404, "no route for " + path, "not_found"));
   }
-  if (parsed.route.kind == Route::Kind::kIngest || parsed.route.kind == Route::Kind::kManagement) {
+  if (parsed.route.kind == Route::Kind::kIngest || parsed.route.kind == Route::Kind::kManagement ||
+      parsed.route.kind == Route::Kind::kConsole) {
     return parsed;  // its own auth and methods
   }
   if (request.method == "OPTIONS") return Preflight();
@@ -101,6 +103,10 @@ Route MatchRoute(std::string_view path) {
   if (management::IsManagementPath(path)) route.kind = Route::Kind::kManagement;
   if (path == "/api/logs/tail") route.kind = Route::Kind::kTail;
   if (logapi::IsLogApiPath(path)) route.kind = Route::Kind::kLogApi;
+  if (console::IsConsolePath(path)) {
+    route.kind = Route::Kind::kConsole;
+    route.endpoint = std::string(path);
+  }
   return route;
 }
 
@@ -146,6 +152,8 @@ FastOutcome HandleFast(const Request& request, Context& context) {
       return tail::HandleFast(request, p.raw, context);
     case Route::Kind::kLogApi:
       return logapi::HandleFast(request, p.raw, context);
+    case Route::Kind::kConsole:
+      return console::Serve(request, p.route.endpoint);
     default:
       break;
   }

@@ -20,10 +20,11 @@ struct Route {
     kManagement,
     kTail,
     kLogApi,
+    kConsole,
     kUnknown
   };
   Kind kind = Kind::kUnknown;
-  std::string endpoint;  // id or name, for kQuery
+  std::string endpoint;  // id or name, for kQuery; the path, for kConsole
   bool by_name_only = false;
   bool get_only = false;  // the legacy /endpoints/query/ route
 };
