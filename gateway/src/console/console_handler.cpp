@@ -24,6 +24,8 @@ constexpr std::string_view kContentSecurityPolicy =
 // form is the GET head, Content-Length included, without the body).
 struct Representation {
   std::string etag;
+  std::string content_type;  // also on the Response itself, for logs and callers that read it
+  bool gzip = false;
   std::shared_ptr<const WireForm> get;
   std::shared_ptr<const WireForm> head;
 };
@@ -49,8 +51,10 @@ Representation MakeRepresentation(const EmbeddedAsset& asset, std::string_view b
   Representation r;
   // Strong, from the content hash taken at build time; the two encodings are different bytes.
   r.etag = "\"" + std::string(asset.sha256.substr(0, 32)) + (gzip ? "-gz\"" : "\"");
+  r.content_type = std::string(asset.content_type);
+  r.gzip = gzip;
   Response fixed;
-  fixed.content_type = std::string(asset.content_type);
+  fixed.content_type = r.content_type;
   fixed.body_is_gzip = gzip;
   AddFixedHeaders(fixed, r.etag);
   WireForm full = SerializeWireForm(fixed, body);
@@ -143,6 +147,8 @@ Response Serve(const Request& request, std::string_view path) {
     AddFixedHeaders(response, r.etag);
     return response;
   }
+  response.content_type = r.content_type;
+  response.body_is_gzip = r.gzip;
   response.wire = head ? r.head : r.get;
   return response;
 }
