@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 source deploy/lib/pg-cluster.sh
 source deploy/lib/scratch-db.sh
+source deploy/lib/serve-lqe.sh
 
 fail() { echo "browser-test.sh: $*" >&2; exit 1; }
 CHROMIUM=${LQE_CHROMIUM:-/usr/bin/chromium}
@@ -19,50 +20,31 @@ command -v node >/dev/null || fail "node is missing (run deploy/install-browser-
   fail "the npm package puppeteer-core is missing (run deploy/install-browser-test.sh)"
 [[ -x build/lqe ]] || fail "build/lqe is missing (run deploy/build.sh)"
 
-TMP=$(mktemp -d /tmp/lqe-browser.XXXXXX)
-chmod 755 "$TMP"
+WORK=$(mktemp -d /tmp/lqe-browser.XXXXXX)
+chmod 755 "$WORK"
 SERVE_PID=""
 DB=lqe_browser_$$
 cleanup() {
   if [[ -n $SERVE_PID ]]; then kill "$SERVE_PID" 2>/dev/null || true; wait "$SERVE_PID" 2>/dev/null || true; fi
-  scratch_db_drop "$TMP" "$DB"
-  rm -rf "$TMP"
+  scratch_db_drop "$WORK" "$DB"
+  rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM
 
-scratch_db_create "$TMP" "$DB" || fail "no scratch database"
-KEY=$(build/lqe keygen --sha256-file "$TMP/key.sha256" | awk '/^api_key:/ {print $2}')
+scratch_db_create "$WORK" "$DB" || fail "no scratch database"
+KEY=$(build/lqe keygen --sha256-file "$WORK/key.sha256" | awk '/^api_key:/ {print $2}')
 [[ -n $KEY ]] || fail "lqe keygen printed no key"
 build/lqe migrate --dsn "$DSN" --gateway-role "lqe_gateway_$DB" --ingest-role "lqe_ingest_$DB" \
-  >"$TMP/migrate.log" 2>&1 || { cat "$TMP/migrate.log" >&2; fail "lqe migrate failed"; }
+  >"$WORK/migrate.log" 2>&1 || { cat "$WORK/migrate.log" >&2; fail "lqe migrate failed"; }
 
-# A free port can be taken between the probe and the bind: try a few.
-start_lqe() {
-  LQE_PORT=$(pg_free_port)
-  sed -e "s|@LISTEN@|127.0.0.1:$LQE_PORT|" \
+write_config() {
+  sed -e "s|@LISTEN@|127.0.0.1:$1|" \
     -e "s|@DSN@|postgresql://lqe_gateway_$DB@$SERVER/$DB|" \
     -e "s|@INGEST_DSN@|postgresql://lqe_ingest_$DB@$SERVER/$DB|" \
-    -e "s|@KEY_FILE@|$TMP/key.sha256|" -e "s|@ENDPOINTS_DIR@|$ROOT/sql|" \
-    tests/browser/lqe.yaml.in >"$TMP/lqe.yaml"
-  build/lqe serve --config "$TMP/lqe.yaml" >"$TMP/serve.log" 2>&1 &
-  SERVE_PID=$!
-  for _ in $(seq 1 100); do
-    if curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null 2>&1; then return 0; fi
-    if ! kill -0 "$SERVE_PID" 2>/dev/null; then
-      wait "$SERVE_PID" 2>/dev/null || true
-      SERVE_PID=""
-      return 1
-    fi
-    sleep 0.2
-  done
-  return 1
+    -e "s|@KEY_FILE@|$WORK/key.sha256|" -e "s|@ENDPOINTS_DIR@|$ROOT/sql|" \
+    tests/browser/lqe.yaml.in >"$WORK/lqe.yaml"
 }
-for attempt in 1 2 3 4 5; do
-  if start_lqe; then break; fi
-  grep -q 'Address already in use' "$TMP/serve.log" && [[ $attempt -lt 5 ]] && continue
-  cat "$TMP/serve.log" >&2
-  fail "lqe serve did not become ready"
-done
+serve_lqe_start write_config "$WORK" || fail "lqe serve did not become ready"
 
 ARTIFACTS=$ROOT/build/browser-artifacts
 rm -rf "$ARTIFACTS"
@@ -72,6 +54,6 @@ LQE_URL="http://127.0.0.1:$LQE_PORT" LQE_KEY=$KEY LQE_CHROMIUM=$CHROMIUM \
   LQE_ARTIFACTS=$ARTIFACTS timeout 300 node --test --test-reporter=spec tests/browser/console.test.js || status=$?
 if ((status != 0)); then
   echo "browser-test.sh: lqe serve's log:" >&2
-  tail -n 50 "$TMP/serve.log" >&2
+  tail -n 50 "$WORK/serve.log" >&2
   fail "the browser test failed (screenshots in $ARTIFACTS)"
 fi

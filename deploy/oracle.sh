@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 source deploy/lib/pg-cluster.sh
 source deploy/lib/scratch-db.sh
+source deploy/lib/serve-lqe.sh
 
 fail() { echo "oracle.sh: $*" >&2; exit 1; }
 command -v node >/dev/null || fail "node is missing (run deploy/install-oracle.sh)"
@@ -87,29 +88,7 @@ for table in $TABLES; do
     >"$TMP/table-$table.ndjson"
 done
 
-# A free port can be taken between the probe and the bind: try a few.
-start_lqe() {
-  LQE_PORT=$(pg_free_port)
-  write_config "$LQE_PORT"
-  build/lqe serve --config "$TMP/lqe.yaml" >"$TMP/serve.log" 2>&1 &
-  SERVE_PID=$!
-  for _ in $(seq 1 100); do
-    if curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null 2>&1; then return 0; fi
-    if ! kill -0 "$SERVE_PID" 2>/dev/null; then
-      wait "$SERVE_PID" 2>/dev/null || true
-      SERVE_PID=""
-      return 1
-    fi
-    sleep 0.2
-  done
-  return 1
-}
-for attempt in 1 2 3 4 5; do
-  if start_lqe; then break; fi
-  grep -q 'Address already in use' "$TMP/serve.log" && [[ $attempt -lt 5 ]] && continue
-  cat "$TMP/serve.log" >&2
-  fail "lqe serve did not become ready"
-done
+serve_lqe_start write_config "$TMP" || fail "lqe serve did not become ready"
 
 cd tests/oracle
 ORACLE_LQE_PORT=$LQE_PORT ORACLE_LQE_KEY=$KEY ORACLE_ENDPOINT=oracle.edge \

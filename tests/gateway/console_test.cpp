@@ -15,24 +15,6 @@ namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
 
-// A header of a response, from its pre-serialised head or its own lines; "<absent>" if none.
-std::string Header(const Response& r, const std::string& name) {
-  for (const auto& [n, v] : r.headers) {
-    if (n == name) return v;
-  }
-  if (r.wire) {
-    std::string_view head = std::string_view(r.wire->bytes).substr(0, r.wire->body_offset);
-    std::string prefix = name + ": ";
-    for (std::size_t at = 0; at < head.size();) {
-      std::size_t end = std::min(head.find("\r\n", at), head.size());
-      std::string_view line = head.substr(at, end - at);
-      if (line.starts_with(prefix)) return std::string(line.substr(prefix.size()));
-      at = end + 2;
-    }
-  }
-  return "<absent>";
-}
-
 std::string Gunzip(std::string_view data, std::size_t size) {
   std::string out(size, '\0');
   libdeflate_decompressor* d = libdeflate_alloc_decompressor();

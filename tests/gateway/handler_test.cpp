@@ -15,24 +15,6 @@ namespace {
 
 using namespace testing;  // NOLINT(google-build-using-namespace): test helpers only
 
-// A response header, from the per-request lines or from the pre-serialised part of the head.
-std::string Header(const Response& r, const std::string& name) {
-  for (const auto& [n, v] : r.headers) {
-    if (n == name) return v;
-  }
-  if (r.wire) {
-    std::string_view head = std::string_view(r.wire->bytes).substr(0, r.wire->body_offset);
-    std::string prefix = name + ": ";
-    for (std::size_t at = 0; at < head.size();) {
-      std::size_t end = std::min(head.find("\r\n", at), head.size());
-      std::string_view line = head.substr(at, end - at);
-      if (line.starts_with(prefix)) return std::string(line.substr(prefix.size()));
-      at = end + 2;
-    }
-  }
-  return "<absent>";
-}
-
 std::string Message(const Response& r) {
   return std::string(boost::json::parse(r.Body()).at("error").at("message").as_string());
 }

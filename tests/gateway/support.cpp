@@ -1,5 +1,6 @@
 #include "support.h"
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 
@@ -10,6 +11,23 @@ namespace lqe::gateway::testing {
 std::string Sha256Hex(const std::string& text) {
   auto digest = Sha256(text);
   return HexEncode(digest.data(), digest.size());
+}
+
+std::string Header(const Response& r, const std::string& name) {
+  for (const auto& [n, v] : r.headers) {
+    if (n == name) return v;
+  }
+  if (r.wire) {
+    std::string_view head = std::string_view(r.wire->bytes).substr(0, r.wire->body_offset);
+    std::string prefix = name + ": ";
+    for (std::size_t at = 0; at < head.size();) {
+      std::size_t end = std::min(head.find("\r\n", at), head.size());
+      std::string_view line = head.substr(at, end - at);
+      if (line.starts_with(prefix)) return std::string(line.substr(prefix.size()));
+      at = end + 2;
+    }
+  }
+  return "<absent>";
 }
 
 OutputColumn Col(const std::string& name, TypeKind kind) {

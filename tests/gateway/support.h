@@ -27,6 +27,10 @@ inline constexpr const char* kTestKey = "test-key-1";
 inline constexpr const char* kLimitedKey = "test-key-limited";  // may run "limited.ep" only
 std::string Sha256Hex(const std::string& text);
 
+// A response header, from the per-request lines or from the pre-serialised part of the head;
+// "<absent>" when there is none.
+std::string Header(const Response& r, const std::string& name);
+
 // A column of a hand-written translation.
 OutputColumn Col(const std::string& name, TypeKind kind);
 OutputColumn RecordCol(const std::string& name);
