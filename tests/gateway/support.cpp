@@ -40,7 +40,7 @@ OutputColumn RecordCol(const std::string& name) {
 
 std::shared_ptr<EndpointDef> MakeEndpoint(const std::string& name, const std::string& pg_sql,
                                           std::vector<OutputColumn> columns,
-                                          std::vector<std::string> bound_params) {
+                                          const std::vector<std::string>& bound_params) {
   auto e = std::make_shared<EndpointDef>();
   e->name = name;
   e->id = "00000000-0000-4000-8000-" + Sha256Hex(name).substr(0, 12);

@@ -38,7 +38,7 @@ OutputColumn RecordCol(const std::string& name);
 // An endpoint whose "translation" is `pg_sql` as given, with bound params in order.
 std::shared_ptr<EndpointDef> MakeEndpoint(const std::string& name, const std::string& pg_sql,
                                           std::vector<OutputColumn> columns,
-                                          std::vector<std::string> bound_params = {});
+                                          const std::vector<std::string>& bound_params = {});
 void AddParam(EndpointDef& e, const std::string& name, ParamType type, bool required,
               std::vector<std::string> values = {});
 
