@@ -29,9 +29,13 @@ std::vector<std::string> DropPartitionsOlderThan(pqxx::connection& conn, int day
   pqxx::work tx(conn);
   const auto result = tx.exec_params(
       "SELECT logs.drop_partitions_before((now() AT TIME ZONE 'UTC')::date - $1::int)", days);
-  // The rollups of the dropped days go in the same transaction (005_edge_rollup.sql).
+  // The rollups and minute counts of the dropped days go in the same transaction (005, 024).
   tx.exec_params("SELECT logs.drop_rollups_before((now() AT TIME ZONE 'UTC')::date - $1::int)",
                  days);
+  tx.exec_params(
+      "SELECT logs.forget_minute_counts(NULL, NULL,"
+      " (now() AT TIME ZONE 'UTC')::date - $1::int - 1)",
+      days);
   tx.commit();
   return Names(result);
 }

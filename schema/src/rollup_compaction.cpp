@@ -15,7 +15,8 @@ std::int64_t EdgeRollupCompactor::Compact() {
     // changes no answer, and a read-only gateway over a database filled by SQL must keep the
     // delta small too.
     conn_->Exec("BEGIN READ WRITE");
-    const PgResult result = conn_->Exec("SELECT logs.compact_edge_rollups()");
+    const PgResult result =
+        conn_->Exec("SELECT logs.compact_edge_rollups() + logs.compact_source_minute_counts()");
     conn_->Exec("COMMIT");
     return std::stoll(result.Text(0, 0));
   } catch (...) {

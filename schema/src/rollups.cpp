@@ -41,7 +41,7 @@ void DropRollup(pqxx::work& tx, const std::string& name, const std::string& sour
   const std::string table = "rollup_" + name;
   tx.exec("DROP TRIGGER IF EXISTS " + tx.quote_name(table) + " ON logs." + tx.quote_name(source));
   // Its mirror for rows routed to foreign partitions goes too, before the function it calls.
-  tx.exec_params("SELECT logs.prepare_routed_inserts($1)", source);
+  tx.exec_params("SELECT logs.prepare_source_inserts($1)", source);
   tx.exec("DROP FUNCTION IF EXISTS logs." + tx.quote_name(table + "_add") + "()");
   tx.exec("DROP TABLE IF EXISTS logs." + tx.quote_name(table));
   tx.exec_params("DELETE FROM logs.field_catalogue WHERE source = $1", table);
@@ -59,7 +59,7 @@ void Build(pqxx::work& tx, const RollupDef& def, const RollupSql& sql, const std
   tx.exec(sql.function);
   tx.exec(sql.trigger);
   // On a sharded coordinator, rows routed to foreign partitions fire the trigger too.
-  tx.exec_params("SELECT logs.prepare_routed_inserts($1)", def.source);
+  tx.exec_params("SELECT logs.prepare_source_inserts($1)", def.source);
   tx.exec(sql.backfill);
   tx.exec(sql.catalogue);
   tx.exec_params(

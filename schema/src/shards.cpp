@@ -225,7 +225,7 @@ void PrepareNodeTable(const ShardNodeTarget& node, const DayShape& shape,
 // days moved before that migration.
 void PrepareRoutedInserts(pqxx::work& tx) {
   tx.exec(
-      "SELECT logs.prepare_routed_inserts(c.relname) FROM pg_class c JOIN pg_namespace n ON "
+      "SELECT logs.prepare_source_inserts(c.relname) FROM pg_class c JOIN pg_namespace n ON "
       "n.oid = c.relnamespace WHERE n.nspname = 'logs' AND c.relkind = 'p' AND NOT "
       "c.relispartition");
 }
@@ -249,7 +249,7 @@ void SwapInForDay(pqxx::connection& coordinator, pqxx::work& tx, const LocalDay&
           tx.quote_name(day.partition) + " FOR VALUES FROM (" + from + ") TO (" + Quote(tx, upper) +
           ")");
   // Late events for the day keep its source's rollups exact (007_shards.sql).
-  tx.exec_params("SELECT logs.prepare_routed_inserts($1)", day.source);
+  tx.exec_params("SELECT logs.prepare_source_inserts($1)", day.source);
   tx.commit();
   // The planner's row estimates for foreign partitions come from a sample of the node.
   pqxx::nontransaction analyze(coordinator);

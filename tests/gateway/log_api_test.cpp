@@ -330,6 +330,76 @@ TEST_F(LogApiTest, HitsHaveEveryBucketAndCountWhatSqlCounts) {
             "2026-01-01T00:00:00.000000Z");
 }
 
+// Without a filter the histogram reads the writers' minute counts for the whole minutes and the
+// table for the partial minutes at both ends; deletes, updates that move events and folds keep it
+// exact, and a table without counts is counted from its rows.
+TEST_F(LogApiTest, UnfilteredHitsComeFromTheMinuteCountsAndStayExact) {
+  Fill(300);
+  Start();
+  pqxx::connection conn(db_.dsn());
+  // Each call a new range (not a cached answer): the ends fall inside minutes.
+  std::int64_t shift = 0;
+  // `extra` more events than the table holds in the minute `extra_at`.
+  auto check = [&](const std::string& when, const std::string& extra_at = "",
+                   std::int64_t extra = 0) -> std::int64_t {
+    ++shift;
+    const std::int64_t start = start_ + 17 * 1000000 + shift;
+    const std::int64_t end = end_ - 23 * 1000000 + shift;
+    json::object body =
+        GetJson("/api/logs/hits?source=cloudflare.logs.prod&buckets=60&start=" +
+                Encode(tail::IsoMicros(start)) + "&end=" + Encode(tail::IsoMicros(end)));
+    if (body.empty()) return -1;
+    EXPECT_EQ(body.at("bucket_seconds").as_int64(), 60) << when;
+    const json::array& hits = body.at("hits").as_array();
+    pqxx::work tx(conn);
+    std::int64_t total = 0;
+    for (const auto& hit : hits) {
+      const std::string bucket(hit.at("timestamp").as_string());
+      const std::int64_t expected =
+          tx.exec_params1(
+                "SELECT count(*) FROM logs.edge WHERE \"timestamp\" >= greatest($1::timestamptz, "
+                "'epoch'::timestamptz + $2::bigint * interval '1 microsecond') AND \"timestamp\" < "
+                "least($1::timestamptz + interval '1 minute', 'epoch'::timestamptz + $3::bigint * "
+                "interval '1 microsecond')",
+                bucket, start, end)[0]
+              .as<std::int64_t>();
+      EXPECT_EQ(hit.at("count").as_int64(), expected + (bucket == extra_at ? extra : 0))
+          << when << ", bucket " << bucket;
+      total += hit.at("count").as_int64();
+    }
+    EXPECT_EQ(body.at("total").as_int64(), total) << when;
+    return total;
+  };
+  auto exec = [&](const std::string& sql) {
+    pqxx::work tx(conn);
+    tx.exec(sql);
+    tx.commit();
+  };
+  EXPECT_GT(check("as stored"), 250);
+  exec("DELETE FROM logs.edge WHERE id IN ('ev-5', 'ev-6', 'ev-7', 'ev-100')");
+  exec(
+      "UPDATE logs.edge SET \"timestamp\" = \"timestamp\" + interval '7 minutes' WHERE id LIKE "
+      "'ev-1_'");
+  exec("UPDATE logs.edge SET \"timestamp\" = \"timestamp\" - interval '1 day' WHERE id = 'ev-20'");
+  check("after a delete and updates");
+  exec("SELECT logs.compact_source_minute_counts()");
+  check("after a fold");
+
+  // The counts are what it reads: a count that no event backs shows.
+  const std::string minute = tail::IsoMicros(start_ + 30 * kMinute);
+  exec("INSERT INTO logs.source_minute_counts_delta VALUES ('edge', '" + minute + "', 1000)");
+  const std::int64_t with_extra = check("with a count of its own", minute, 1000);
+  // Not covered (its triggers gone): counted from the rows, exact again.
+  exec("SELECT logs.stop_minute_counts('edge')");
+  exec("INSERT INTO logs.source_minute_counts_delta VALUES ('edge', '" + minute + "', 1000)");
+  EXPECT_EQ(check("not covered"), with_extra - 1000);
+  // Counting again starts from the rows.
+  exec("SELECT logs.rebuild_minute_counts('edge')");
+  exec("INSERT INTO logs.edge (id, \"timestamp\", event_message) VALUES ('late', '" + minute +
+       "', 'late')");
+  EXPECT_EQ(check("rebuilt"), with_extra - 1000 + 1);
+}
+
 TEST_F(LogApiTest, FacetsCountTopValuesAsSqlGroupsThem) {
   Fill(200);
   Start();

@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "logapi/bucket_size.h"
+#include "logapi/counted_hits.h"
 #include "logapi/filter_sql.h"
 #include "logapi/log_request.h"
 #include "lqe/gateway/auth.h"
@@ -64,6 +65,17 @@ std::string FacetValue(const LogRequest& r, SqlParams& params) {
 
 std::variant<Sql, GatewayError> BuildSql(const LogRequest& r, const Buckets& buckets,
                                          std::chrono::system_clock::time_point now) {
+  if (r.api == LogApi::kHits) {
+    SqlParams unused;
+    auto condition = FilterCondition(r.lql, now, unused);
+    if (auto* text = std::get_if<std::string>(&condition); text != nullptr && *text == "TRUE") {
+      Sql counted;
+      if (auto counted_sql = CountedHitsSql(r, buckets, counted.params)) {
+        counted.text = std::move(*counted_sql);
+        return counted;
+      }
+    }
+  }
   Sql sql;
   // The bucket and facet parameters come first, in the order the text uses them.
   std::string select;

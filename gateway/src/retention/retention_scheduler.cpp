@@ -95,6 +95,11 @@ RetentionPass RunRetentionPass(pqxx::connection& conn, const RetentionConfig& co
     std::set<std::string> gone;
     auto drop_partition = [&](const Partition& p) {
       tx.exec("DROP TABLE IF EXISTS logs." + tx.quote_name(p.name));
+      // The histogram's counts of that day go with it (024_source_minute_counts.sql).
+      tx.exec_params(
+          "SELECT logs.forget_minute_counts($1, date '1970-01-01' + $2::int, "
+          "date '1970-01-01' + $2::int)",
+          p.table, p.day);
       gone.insert(p.name);
       pass.dropped.push_back(p.name);
     };

@@ -1,8 +1,9 @@
-// The gateway's background compaction of the edge rollup's delta (005_edge_rollup.sql): every
+// The gateway's background compaction of the rollup deltas (005_edge_rollup.sql,
+// 024_source_minute_counts.sql): every
 // ingest.compact_interval_ms, and sooner once HTTP ingest has written ingest.compact_after_events
-// events since the last run, it calls logs.compact_edge_rollups() over its own connection. The
-// chart is exact either way; compaction only keeps the delta it reads small. The gateway arms it
-// from the start, whichever DSN it has (ingest.dsn, else the read-only database.dsn: the fold
+// events since the last run, it folds them (schema::EdgeRollupCompactor) over its own connection.
+// The chart is exact either way; compaction only keeps the delta it reads small. The gateway arms
+// it from the start, whichever DSN it has (ingest.dsn, else the read-only database.dsn: the fold
 // runs in its own read-write transaction), so a gateway that ingests nothing still folds what
 // other writers (SQL, another process) left in the delta.
 #pragma once
