@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "http_client.h"
+#include "lqe/gateway/ingest.h"
 #include "lqe/gateway/server.h"
 #include "lqe/schema/migrate.h"
 #include "server_fixture.h"
@@ -50,7 +51,7 @@ class CrossGatewayTailTest : public ::testing::Test {
         "\nsources:\n  - {name: cloudflare.logs.prod, table: edge}\n"
         "api_keys:\n  - {name: reader, sha256: " +
         Sha256Hex(kKey) + ", endpoints: ['*'], ingest: ['*']}\n" +
-        "endpoints_dir: " + lqe::testing::SourcePath("sql") + "\n";
+        "endpoints_dir: " + lqe::testing::SourcePath("sql") + "\n" + extra_config_;
     config_path_ = dir_.Write("gw.yaml", config);
     for (Gateway* g : {&a_, &b_}) {
       std::string error;
@@ -91,6 +92,7 @@ class CrossGatewayTailTest : public ::testing::Test {
   }
 
   lqe::testing::TestDatabase db_{"crosstail"};
+  std::string extra_config_;
   TempDir dir_;
   std::string config_path_;
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
@@ -145,6 +147,48 @@ TEST_F(CrossGatewayTailTest, EachGatewaysOwnEventsArriveOnce) {
   const std::vector<std::string> all = {"a1", "a2", "b1"};
   EXPECT_EQ(got_a, all);
   EXPECT_EQ(got_b, all);
+}
+
+// tail.across_gateways: false: nothing is announced, and each gateway's tails show only its own
+// ingest.
+class SingleGatewayTailTest : public CrossGatewayTailTest {
+ protected:
+  void SetUp() override {
+    extra_config_ = "tail:\n  across_gateways: false\n";
+    CrossGatewayTailTest::SetUp();
+  }
+};
+
+class Announcements : public pqxx::notification_receiver {
+ public:
+  explicit Announcements(pqxx::connection_base& conn)
+      : pqxx::notification_receiver(conn, IngestService::kCommitChannel) {}
+  void operator()(const std::string& /*payload*/, int /*backend_pid*/) override { ++count; }
+  int count = 0;
+};
+
+TEST_F(SingleGatewayTailTest, NothingIsAnnouncedAndTailsShowTheirOwnGatewaysEvents) {
+  pqxx::connection listener(db_.dsn());
+  Announcements announcements(listener);
+  auto on_a = Tail(a_, "source=cloudflare.logs.prod");
+  auto on_b = Tail(b_, "source=cloudflare.logs.prod");
+  ASSERT_EQ(on_a->Status(), 200);
+  ASSERT_EQ(on_b->Status(), 200);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(Post(a_, R"([{"message":"a1"}])").status, 200);
+  ASSERT_EQ(Post(b_, R"([{"message":"b1"}])").status, 200);
+  EXPECT_EQ(Drain(*on_a, 1000), std::vector<std::string>{"a1"});
+  EXPECT_EQ(Drain(*on_b, 300), std::vector<std::string>{"b1"});
+  listener.await_notification(0, 300000);
+  listener.get_notifs();
+  EXPECT_EQ(announcements.count, 0);
+
+  // The listener hears the channel: the silence above is the gateways'.
+  pqxx::work tx(listener);
+  tx.exec("SELECT pg_notify('" + std::string(IngestService::kCommitChannel) + "', 'x')");
+  tx.commit();
+  listener.await_notification(2, 0);
+  EXPECT_EQ(announcements.count, 1);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@ namespace lqe::gateway::config {
 void ParseTail(Problems& problems, const std::string& file, const YAML::Node& node, Config& c) {
   CheckKeys(problems, file, node, "tail",
             {"max_open", "max_per_key", "buffer_events", "buffer_bytes", "heartbeat_ms",
-             "replay_max_events", "replay_max_seconds"});
+             "replay_max_events", "replay_max_seconds", "across_gateways"});
   TailConfig& t = c.tail;
   auto integer = [&](const char* key, int* out, long long min, long long max) {
     if (node[key]) {
@@ -26,6 +26,9 @@ void ParseTail(Problems& problems, const std::string& file, const YAML::Node& no
   integer("heartbeat_ms", &t.heartbeat_ms, 10, 3600000);
   size("replay_max_events", &t.replay_max_events, 0, 100000);
   integer("replay_max_seconds", &t.replay_max_seconds, 1, 366LL * 86400);
+  if (node["across_gateways"]) {
+    t.across_gateways = GetBool(file, node["across_gateways"], "tail.across_gateways");
+  }
 }
 
 }  // namespace lqe::gateway::config

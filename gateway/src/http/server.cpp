@@ -90,15 +90,18 @@ Server::Server(std::string config_path, std::shared_ptr<GatewayState> state,
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   s.cancels.Add(s.shared_cancel);
   // This gateway's name in the commit announcements: its own batches reach its tails in-process.
-  const std::string sender = RandomSender();
+  // Without tails across gateways, no name: nothing is announced (ingest.h).
+  const std::string sender = c.tail.across_gateways ? RandomSender() : std::string();
   s.ingest = std::make_unique<IngestService>(
       c.ingest, c.ingest.dsn.empty() ? c.dsn : c.ingest.dsn,
       [&tails = s.tails](const std::string& table, const std::vector<schema::FormedEvent>& events) {
         tails.Publish(table, events);
       },
       sender);
-  s.remote_tails =
-      std::make_unique<tail::RemoteFeed>(c.dsn, sender, s.tails, c.statement_timeout_ms);
+  if (c.tail.across_gateways) {
+    s.remote_tails =
+        std::make_unique<tail::RemoteFeed>(c.dsn, sender, s.tails, c.statement_timeout_ms);
+  }
   // Every connection is a file descriptor; leave room for the pools, the log and the listener.
   rlimit files{};
   int budget = 1 << 20;

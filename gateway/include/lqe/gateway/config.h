@@ -103,6 +103,10 @@ struct TailConfig {
   int heartbeat_ms = 15000;              // an SSE comment (NDJSON: a heartbeat line) when idle
   std::size_t replay_max_events = 1000;  // newest events of `since` read from the table
   int replay_max_seconds = 7 * 86400;    // the longest `since`
+  // Announce committed batches (NOTIFY) and follow other gateways' announcements (LISTEN), so a
+  // tail here shows events ingested on any gateway of the database. Off: one NOTIFY less per
+  // batch and no listening connection, for a single gateway.
+  bool across_gateways = true;
 };
 
 // A shard node of the sharded layout: a Postgres that holds older days' partitions, reached from
