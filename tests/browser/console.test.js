@@ -1,8 +1,9 @@
 // The web console in Debian's headless Chromium against a real `lqe serve` (deploy/browser-test.sh
 // starts it and sets LQE_URL, LQE_KEY, LQE_CHROMIUM, LQE_ARTIFACTS). Steps run in order on one
 // page: serving and size, first paint, sign-in, search with the histogram checked against the
-// API, top values, drag to zoom, live tail of an event posted over HTTP, an expanded row, the
-// Endpoints page (a run from its form and a positioned error), accessibility basics.
+// API, top values, drag and keyboard zoom, live tail of an event posted over HTTP, an expanded
+// row, SQL on the Logs page, the Endpoints page (a run from its form and a positioned error),
+// accessibility basics.
 // The search, hits and facets APIs are required; LQE_BROWSER_ALLOW_MISSING_APIS=1 (never in CI)
 // checks instead that the console says they are missing.
 'use strict';
@@ -113,7 +114,7 @@ describe('web console', { concurrency: false }, () => {
     const html = (await rawGet('/')).body.toString();
     const queue = [...html.matchAll(/(?:src|href)="\/console\/([^"]+)"/g)].map((m) => m[1]);
     const seen = new Set();
-    let raw = html.length;
+    let raw = Buffer.byteLength(html);
     let gzip = index.length;
     while (queue.length) {
       const name = queue.shift();
@@ -145,7 +146,7 @@ describe('web console', { concurrency: false }, () => {
     });
     const [headAnswer, next] = wire.split(/\r\n\r\n/);
     assert.match(headAnswer, /^HTTP\/1\.1 200 OK/);
-    assert.match(headAnswer, new RegExp(`\r\nContent-Length: ${html.length}(\r|$)`));
+    assert.match(headAnswer, new RegExp(`\r\nContent-Length: ${Buffer.byteLength(html)}(\r|$)`));
     assert.match(next, /^HTTP\/1\.1 404 /);
     assert.equal((await fetch(BASE + '/', { method: 'POST' })).status, 405);
   });
@@ -248,6 +249,26 @@ describe('web console', { concurrency: false }, () => {
     const old = new URL(BASE + before);
     const span = (u) => new Date(u.searchParams.get('end')) - new Date(u.searchParams.get('start'));
     assert.ok(Math.abs(span(after) / span(old) - 0.5) < 0.05, `zoomed to ${span(after)} of ${span(old)} ms`);
+    // The keys do it too on the focused chart: + halves the range around its middle, the left
+    // arrow moves it back by a quarter.
+    const spanOf = async () => {
+      const u = new URL(BASE + await page.$eval('#histogram', (s) => s.dataset.query));
+      return [new Date(u.searchParams.get('start')).getTime(), new Date(u.searchParams.get('end')).getTime()];
+    };
+    const [s0, e0] = await spanOf();
+    await page.$eval('#histogram', (e) => e.focus());
+    let query = await page.$eval('#histogram', (s) => s.dataset.query);
+    await page.keyboard.press('+');
+    await page.waitForFunction((q) => document.getElementById('histogram').dataset.query !== q, {}, query);
+    const [s1, e1] = await spanOf();
+    assert.ok(Math.abs((e1 - s1) / (e0 - s0) - 0.5) < 0.01, `+ zoomed to ${e1 - s1} of ${e0 - s0} ms`);
+    assert.ok(Math.abs((s1 + e1) / 2 - (s0 + e0) / 2) < 2000, 'around the middle');
+    query = await page.$eval('#histogram', (s) => s.dataset.query);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((q) => document.getElementById('histogram').dataset.query !== q, {}, query);
+    const [s2, e2] = await spanOf();
+    assert.ok(Math.abs(s1 - s2 - (e1 - s1) / 4) < 2000 && Math.abs(e2 - s2 - (e1 - s1)) < 2000, `moved from ${s1} to ${s2}`);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'histogram', 'the chart keeps the focus');
     // Back to the last hour for the next steps, once that search has answered.
     await page.$eval('#search-status', (e) => { e.textContent = ''; });
     await page.select('#range', '1h');
@@ -285,6 +306,38 @@ describe('web console', { concurrency: false }, () => {
     await page.waitForFunction(() => document.querySelector('#events tr.details:not([hidden]) button').textContent !== 'Copy as JSON');
     assert.equal(await page.$eval('#events tr.details:not([hidden]) button', (b) => b.textContent), 'Copied');
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), json);
+  });
+
+  it('runs SQL in logs.all\'s sandbox from the Logs page, with positioned errors', async () => {
+    await page.select('#language', 'sql');
+    await visible('#sql');
+    assert.equal(await page.$eval('.histogram', (e) => e.hidden), true, 'the chart is for LQL');
+    assert.equal(await page.$eval('#tail-toggle', (e) => e.disabled), true);
+    await page.$eval('#sql-project', (e) => { e.value = 'browser'; });
+    const sql = "select count(*) as n from edge_logs where event_message like '%failed'";
+    await page.$eval('#sql', (e, v) => { e.value = v; }, sql);
+    await page.$eval('#search-status', (e) => { e.textContent = ''; });
+    await page.click('#search-button');
+    await page.waitForFunction(() => /rows? \(/.test(document.getElementById('search-status').textContent));
+    const cells = await page.$$eval('#sql-result tbody td', (t) => t.map((x) => x.textContent));
+    const direct = await api(`/api/endpoints/query/logs.all?project=browser&sql=${encodeURIComponent(sql)}`);
+    assert.equal(direct.status, 200, JSON.stringify(direct.body));
+    assert.deepEqual(cells, [String(direct.body.result[0].n)]);
+    assert.equal(cells[0], String(SEEDED / 3 + 1), 'the seeded failures and the tail\'s');
+    await shot('logs-sql');
+    // Ctrl+Enter runs it; an unknown column is shown with a caret under it.
+    await page.$eval('#sql', (e) => { e.value = 'select evnt_message\nfrom edge_logs'; });
+    await page.focus('#sql');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('Enter');
+    await page.keyboard.up('Control');
+    await visible('#search-error pre.positioned');
+    const [line, caret] = (await text('#search-error pre.positioned')).split('\n');
+    assert.equal(line, 'select evnt_message');
+    assert.equal(caret.indexOf('^'), 'select '.length);
+    await page.select('#language', 'lql');
+    await visible('.histogram');
+    assert.equal(await page.$eval('#tail-toggle', (e) => e.disabled), false);
   });
 
   it('runs an endpoint from its form and shows a positioned error with a caret', async () => {

@@ -85,3 +85,13 @@ export const el = (tag, props = {}, ...children) => {
   node.append(...children.filter((c) => c !== undefined && c !== null));
   return node;
 };
+
+// Rows (objects) as a table whose columns are every key met, in order of appearance.
+export function resultTable(rows) {
+  const columns = [];
+  for (const row of rows) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
+  const cell = (v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  return el('table', {},
+    el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', text: c })))),
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...columns.map((c) => el('td', { text: cell(r[c]) }))))));
+}

@@ -1,7 +1,7 @@
 // The Endpoints page, generated from the OpenAPI document of the endpoints this key may run
 // (GET /api/endpoints/openapi.json; GET /api/openapi on a gateway without it): a form per
 // endpoint from its typed parameters, its rows, and positioned errors with a caret.
-import { getJson, showError, errorOf, el } from './api.js';
+import { getJson, showError, errorOf, el, resultTable } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 const PREFIX = '/api/endpoints/query/';
@@ -52,15 +52,6 @@ function inputFor(p, id) {
   if (schema.format === 'date-time') input.placeholder = '2026-01-02T03:04:05Z';
   if (schema.default !== undefined) input.value = String(schema.default);
   return input;
-}
-
-function resultTable(rows) {
-  const columns = [];
-  for (const row of rows) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
-  const cell = (v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-  return el('table', {},
-    el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', text: c })))),
-    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...columns.map((c) => el('td', { text: cell(r[c]) }))))));
 }
 
 async function run(endpoint, form, out, errorBox) {

@@ -1,7 +1,9 @@
-// The hits chart: one SVG bar per time bucket; dragging across it picks a new time range.
+// The hits chart: one SVG bar per time bucket; dragging across it picks a new time range, and so
+// do keys while it has focus (+ and - zoom around the middle, the arrows move by a quarter).
 const NS = 'http://www.w3.org/2000/svg';
 const H = 140;  // viewBox units; the width is the box's, so text keeps its shape
 const AXIS = 18;  // room for the time labels
+const MAX_SPAN = 31 * 86400e3;  // the longest range the hits API takes
 
 function svgEl(tag, attrs) {
   const node = document.createElementNS(NS, tag);
@@ -47,6 +49,7 @@ export function renderHistogram(svg, hits, onZoom) {
     svg.append(text);
   }
   enableZoom(svg, W, start, span, onZoom);
+  enableKeys(svg, start, span, onZoom);
 }
 
 function enableZoom(svg, W, start, span, onZoom) {
@@ -76,5 +79,23 @@ function enableZoom(svg, W, start, span, onZoom) {
     selection.remove();
     if (b - a < 3) return;  // a click, not a drag
     onZoom(new Date(start + (a / W) * span), new Date(start + (b / W) * span));
+  };
+}
+
+function enableKeys(svg, start, span, onZoom) {
+  svg.setAttribute('tabindex', '0');
+  svg.setAttribute('aria-keyshortcuts', '+ - ArrowLeft ArrowRight');
+  svg.onkeydown = (e) => {
+    const middle = start + span / 2;
+    let next = null;
+    if (e.key === '+' || e.key === '=') next = [middle - span / 4, middle + span / 4];
+    else if (e.key === '-' || e.key === '_') {
+      const half = Math.min(span, MAX_SPAN / 2);
+      next = [middle - half, middle + half];
+    } else if (e.key === 'ArrowLeft') next = [start - span / 4, start + (3 * span) / 4];
+    else if (e.key === 'ArrowRight') next = [start + span / 4, start + (5 * span) / 4];
+    if (!next || next[1] - next[0] < 1000) return;
+    e.preventDefault();
+    onZoom(new Date(Math.round(next[0])), new Date(Math.round(next[1])));
   };
 }

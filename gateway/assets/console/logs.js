@@ -4,6 +4,7 @@ import { getJson, showError, isMissingRoute, errorOf, el } from './api.js';
 import { renderHistogram } from './histogram.js';
 import { startTail } from './tail.js';
 import { loadSources } from './sources.js';
+import { sqlMode, showLanguage, searchSql } from './logs_sql.js';
 
 const $ = (id) => document.getElementById(id);
 const RANGES = { '15m': 15 * 60e3, '1h': 3600e3, '24h': 86400e3, '7d': 7 * 86400e3 };
@@ -138,9 +139,13 @@ export async function loadFacets() {
 export async function search() {
   const seq = ++searchSeq;
   const { start, end } = currentRange();
+  $('search-error').hidden = true;
+  if (sqlMode()) {
+    await searchSql({ start, end }, setStatus, () => seq === searchSeq);
+    return;
+  }
   const params = { source: $('source').value, lql: $('lql').value.trim(), start: start.toISOString(), end: end.toISOString() };
   lastSearch = params;
-  $('search-error').hidden = true;
   $('search-error').dataset.from = 'search';
   setStatus('Searching…');
   const hits = loadHits(params, seq);
@@ -211,6 +216,17 @@ export async function showLogs() {
     if (!custom) search();
   });
   $('source').addEventListener('change', () => search());
+  $('language').addEventListener('change', () => {
+    if (sqlMode() && stopTail) stopLogs();
+    showLanguage();
+    search();
+  });
+  $('sql').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      search();
+    }
+  });
   $('search-form').addEventListener('submit', (e) => { e.preventDefault(); search(); });
   $('facet-form').addEventListener('submit', (e) => { e.preventDefault(); loadFacets(); });
   $('tail-toggle').addEventListener('change', () => {
@@ -223,6 +239,7 @@ export async function showLogs() {
       setTailStatus('Live tail stopped');
     }
   });
+  showLanguage();
   search();
 }
 
