@@ -13,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 source deploy/lib/pg-cluster.sh
+source deploy/lib/serve-lqe.sh
 
 COUNT=${1:-100000}
 LQE=${LQE_BIN:-$ROOT/build/lqe}
@@ -23,6 +24,7 @@ bench_stop_processes() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
 }
 source bench/lib/throwaway.sh
+source bench/lib/serve.sh
 bench_throwaway_dir drains-bench
 json() { node -e "const o=JSON.parse(process.argv[1]); console.log($2)" "$1"; }
 
@@ -32,26 +34,9 @@ DB="$SUPER/postgres"
 echo "drain bench: $COUNT edge events; load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 "$LQE" generate --source edge --count "$COUNT" --seed 1 >"$TMP/events.ndjson"
 
-KEY=$("$LQE" keygen --sha256-file "$TMP/key.sha256" | awk '/^api_key:/ {print $2}')
-HTTP_PORT=$(pg_free_port)
-cat >"$TMP/serve.yaml" <<YAML
-listen: 127.0.0.1:$HTTP_PORT
-database:
-  dsn: $DB
-catalogue_file: $ROOT/schema/catalogue_seed.tsv
-endpoints_dir: $ROOT/sql
-access_log: false
-api_keys:
-  - {name: bench, sha256_file: $TMP/key.sha256, endpoints: ["*"], ingest: ["*"],
-     scopes: [query, ingest, private]}
-YAML
-"$LQE" serve --config "$TMP/serve.yaml" >"$TMP/serve.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 100); do
-  curl -fs "http://127.0.0.1:$HTTP_PORT/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-curl -fs "http://127.0.0.1:$HTTP_PORT/health" >/dev/null || { cat "$TMP/serve.log" >&2; exit 1; }
+bench_serve "api_keys:
+  - {name: bench, sha256_file: $TMP/key.sha256, endpoints: ['*'], ingest: ['*'],
+     scopes: [query, ingest, private]}"
 
 RECEIVER_PORTS=()
 for _ in 1 2 3; do

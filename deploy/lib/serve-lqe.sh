@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sourced. serve_lqe_start WRITE_CONFIG DIR: starts build/lqe serve with the config that
+# Sourced. serve_lqe_start WRITE_CONFIG DIR: starts `lqe serve` ($LQE, default build/lqe) with
+# the config that
 # `WRITE_CONFIG <port>` writes to DIR/lqe.yaml (log in DIR/serve.log) and waits for /ready; sets
 # LQE_PORT and SERVE_PID. A free port can be taken between the probe and the bind, so a start
 # that lost its port is tried again on another (five in all). Returns 1, the log printed, when
@@ -9,7 +10,7 @@ serve_lqe_start() {
   for _attempt in 1 2 3 4 5; do
     LQE_PORT=$(pg_free_port)
     "$write_config" "$LQE_PORT"
-    build/lqe serve --config "$dir/lqe.yaml" >"$dir/serve.log" 2>&1 &
+    "${LQE:-build/lqe}" serve --config "$dir/lqe.yaml" >"$dir/serve.log" 2>&1 &
     SERVE_PID=$!
     for _ in $(seq 1 100); do
       if curl -fsS "http://127.0.0.1:$LQE_PORT/ready" >/dev/null 2>&1; then return 0; fi
