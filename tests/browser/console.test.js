@@ -354,6 +354,8 @@ describe('web console', { concurrency: false }, () => {
 
     await page.click('#endpoint-list button[data-name="logs.all"]');
     await page.waitForFunction(() => document.querySelector('#endpoint-detail h3')?.textContent === 'logs.all');
+    // The key has the private scope: the stored query as PostgreSQL runs it.
+    assert.match(await text('#endpoint-postgres'), /from logs\.edge/i);
     await page.type('#endpoint-detail input[name=project]', 'browser');
     await page.type('#endpoint-detail textarea[name=sql]', 'select event_message, metadata from edge_logs');
     await page.click('#run-endpoint');

@@ -29,6 +29,7 @@ namespace json = boost::json;
 
 constexpr const char* kKey = "logs-key";
 constexpr const char* kNarrowKey = "logs-narrow";
+constexpr const char* kAdminKey = "logs-admin";
 
 std::string Encode(std::string_view text) {
   std::string out;
@@ -82,6 +83,8 @@ class LogApiTest : public ::testing::Test {
         ", endpoints: ['*'], ingest: ['*']}\n"
         "  - {name: narrow, sha256: " +
         Sha256Hex(kNarrowKey) + ", endpoints: ['logs.all'], ingest: ['*']}\n" +
+        "  - {name: admin, sha256: " + Sha256Hex(kAdminKey) +
+        ", scopes: [query, ingest, private]}\n" +
         "endpoints_dir: " + lqe::testing::SourcePath("sql") + "\n";
     config_path_ = dir_.Write("gw.yaml", config);
     std::string error;
@@ -343,8 +346,9 @@ TEST_F(LogApiTest, UnfilteredHitsComeFromTheMinuteCountsAndStayExact) {
   auto check = [&](const std::string& when, const std::string& extra_at = "",
                    std::int64_t extra = 0) -> std::int64_t {
     ++shift;
-    const std::int64_t start = start_ + 17 * 1000000 + shift;
-    const std::int64_t end = end_ - 23 * 1000000 + shift;
+    constexpr std::int64_t kSecond = 1000000;
+    const std::int64_t start = start_ + 17 * kSecond + shift;
+    const std::int64_t end = end_ - 23 * kSecond + shift;
     json::object body =
         GetJson("/api/logs/hits?source=cloudflare.logs.prod&buckets=60&start=" +
                 Encode(tail::IsoMicros(start)) + "&end=" + Encode(tail::IsoMicros(end)));
@@ -536,7 +540,16 @@ TEST_F(LogApiTest, OpenApiJsonDescribesTheEndpointsOfTheKey) {
   for (const auto& [path, item] : paths) {
     EXPECT_TRUE(path.starts_with("/api/endpoints/query/")) << path;
     EXPECT_TRUE(item.at("get").as_object().contains("parameters")) << path;
+    EXPECT_FALSE(item.at("get").as_object().contains("x-lqe-postgres-sql")) << path;
   }
+  // A key with the private scope also reads each stored query as PostgreSQL runs it.
+  HttpResult admin = Get("/api/endpoints/openapi.json", kAdminKey);
+  ASSERT_EQ(admin.status, 200) << admin.body;
+  const json::value admin_doc = json::parse(admin.body);
+  const json::value& logs_all = admin_doc.at("paths").at("/api/endpoints/query/logs.all").at("get");
+  EXPECT_NE(std::string(logs_all.at("x-lqe-postgres-sql").as_string()).find("logs.edge"),
+            std::string::npos)
+      << logs_all;
   HttpResult narrow = Get("/api/endpoints/openapi.json", kNarrowKey);
   ASSERT_EQ(narrow.status, 200) << narrow.body;
   const json::object narrow_paths = json::parse(narrow.body).at("paths").as_object();

@@ -77,8 +77,15 @@ async function run(endpoint, form, out, errorBox) {
     `${cache ? `, cache ${cache}` : ''}, ${Math.round(answer.ms)} ms`;
   out.replaceChildren(el('p', { class: 'status', id: 'endpoint-summary', text: summary }),
     rows.length ? el('div', { class: 'result' }, resultTable(rows)) : el('p', { class: 'muted', text: 'No rows.' }));
-  const sql = answer.body.sql ?? answer.body.postgres_sql;
-  if (typeof sql === 'string') out.append(el('h4', { text: 'PostgreSQL' }), el('pre', { class: 'mono', text: sql }));
+}
+
+// The stored query as PostgreSQL runs it: the OpenAPI document carries it (x-lqe-postgres-sql)
+// only for a key with the private scope.
+function postgresSection(endpoint) {
+  const sql = endpoint.op['x-lqe-postgres-sql'];
+  if (typeof sql !== 'string') return null;
+  return el('details', { class: 'postgres' }, el('summary', { text: 'PostgreSQL of the stored query' }),
+    el('pre', { class: 'mono', id: 'endpoint-postgres', text: sql }));
 }
 
 function showEndpoint(endpoint) {
@@ -103,7 +110,8 @@ function showEndpoint(endpoint) {
   form.addEventListener('submit', (e) => { e.preventDefault(); run(endpoint, form, out, errorBox); });
   detail.replaceChildren(el('h3', { text: endpoint.name }),
     endpoint.op.summary ? el('p', { class: 'muted', text: endpoint.op.summary }) : null,
-    el('p', {}, el('code', { text: `GET ${endpoint.path}` })), form, errorBox, out);
+    el('p', {}, el('code', { text: `GET ${endpoint.path}` })), postgresSection(endpoint), form,
+    errorBox, out);
 }
 
 export async function showEndpoints(selected) {

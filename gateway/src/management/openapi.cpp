@@ -260,8 +260,13 @@ std::string EndpointsOpenApiDocument(const GatewayState& state, const ApiKey& ke
   json::object paths;
   for (const auto& e : state.config.endpoints) {
     if (!KeyAllows(key, *e)) continue;
+    json::object operation = EndpointOperation(*e);
+    // The stored query as PostgreSQL runs it, for a key trusted with the management API.
+    if (key.private_api && e->translation) {
+      operation["x-lqe-postgres-sql"] = e->translation->pg_sql;
+    }
     json::object path;
-    path["get"] = EndpointOperation(*e);
+    path["get"] = std::move(operation);
     paths["/api/endpoints/query/" + e->name] = std::move(path);
   }
   return Document(std::move(paths));
