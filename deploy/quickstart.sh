@@ -50,7 +50,9 @@ fi
 
 cat <<MSG
 quickstart: API key: $key
-quickstart: try:
+quickstart: web console: open http://127.0.0.1:4000/ and sign in with that key (logs, a chart,
+  a live tail, the endpoints to try)
+quickstart: or try:
   curl -H "X-API-KEY: $key" 'http://127.0.0.1:4000/api/endpoints/query/logs.all?project=default'
 quickstart: send logs as Vector does (any of the nine Supabase source names):
   curl -H "X-API-KEY: $key" -H 'Content-Type: application/json' \
