@@ -42,7 +42,9 @@ SELECT source, count() AS n FROM logs WHERE NOT (source = 'edge_logs') GROUP BY 
 SELECT (SELECT count() FROM logs WHERE source = 'auth_logs') AS a, (SELECT count() FROM logs WHERE source = 'edge_logs') AS b, (SELECT count() FROM logs) AS c
 
 -- case: prune-union-all-facets
-SELECT 'auth' AS s, count() AS n FROM logs WHERE source = 'auth_logs' UNION ALL SELECT 'rest' AS s, count() AS n FROM logs WHERE source = 'postgrest_logs' ORDER BY s
+-- (In ClickHouse an ORDER BY after UNION ALL orders only the last SELECT: the union is ordered
+-- from outside.)
+SELECT * FROM (SELECT 'auth' AS s, count() AS n FROM logs WHERE source = 'auth_logs' UNION ALL SELECT 'rest' AS s, count() AS n FROM logs WHERE source = 'postgrest_logs') ORDER BY s
 
 -- case: prune-through-cte
 WITH logs AS (SELECT * FROM logs WHERE project = 'default') SELECT id, source FROM logs WHERE source = 'storage_logs' ORDER BY id
