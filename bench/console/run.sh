@@ -15,11 +15,6 @@ source deploy/lib/serve-lqe.sh
 COUNT=${1:-1000000}
 RUNS=${LQE_BENCH_RUNS:-7}
 LQE=${LQE_BIN:-$ROOT/build/lqe}
-PIDS=()
-bench_stop_processes() {
-  local pid
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
-}
 source bench/lib/throwaway.sh
 source bench/lib/serve.sh
 bench_throwaway_dir console-bench

@@ -15,11 +15,6 @@ RATES=("$@")
 ((${#RATES[@]})) || RATES=(0 2000 10000)
 SECONDS_EACH=${LQE_BENCH_SECONDS:-20}
 LQE=${LQE_BIN:-$ROOT/build/lqe}
-PIDS=()
-bench_stop_processes() {
-  local pid
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
-}
 source bench/lib/throwaway.sh
 source bench/lib/serve.sh
 bench_throwaway_dir tail-bench

@@ -18,11 +18,6 @@ source deploy/lib/serve-lqe.sh
 COUNT=${1:-100000}
 LQE=${LQE_BIN:-$ROOT/build/lqe}
 LAG_SECONDS=${LQE_BENCH_LAG_SECONDS:-20}
-PIDS=()
-bench_stop_processes() {
-  local pid
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
-}
 source bench/lib/throwaway.sh
 source bench/lib/serve.sh
 bench_throwaway_dir drains-bench

@@ -36,13 +36,7 @@ psql "$SUPER/bench" -qX -c "VACUUM ANALYZE"
 psql "$SUPER/bench" -qAtX -v ON_ERROR_STOP=1 <<SQL
 CREATE TEMP TABLE new_rows AS SELECT * FROM logs.edge ORDER BY random() LIMIT $ROWS;
 UPDATE new_rows SET id = id || '.again';
--- Fields 14 and 15 of /proc/<pid>/stat (utime, stime) in clock ticks (getconf CLK_TCK); the split
--- starts at field 3, after the parenthesised command name.
-CREATE FUNCTION pg_temp.cpu_ticks() RETURNS bigint LANGUAGE sql AS \$\$
-  SELECT f[12]::bigint + f[13]::bigint
-    FROM (SELECT regexp_split_to_array(split_part(pg_read_file('/proc/self/stat'), ') ', 2), ' ')
-          AS f) s
-\$\$;
+\i bench/lib/cpu_ticks.sql
 CREATE TEMP TABLE ticks (kind text, ticks bigint);
 DO \$\$
 DECLARE

@@ -39,12 +39,7 @@ for source in "${SOURCES[@]}"; do
   psql "$SUPER/bench" -qAtX -v ON_ERROR_STOP=1 <<SQL
 CREATE TEMP TABLE new_rows AS SELECT * FROM logs.$source ORDER BY random() LIMIT $ROWS;
 UPDATE new_rows SET id = id || '.again';
--- utime + stime of this backend in clock ticks (fields 14 and 15 of /proc/self/stat).
-CREATE FUNCTION pg_temp.cpu_ticks() RETURNS bigint LANGUAGE sql AS \$\$
-  SELECT f[12]::bigint + f[13]::bigint
-    FROM (SELECT regexp_split_to_array(split_part(pg_read_file('/proc/self/stat'), ') ', 2), ' ')
-          AS f) s
-\$\$;
+\i bench/lib/cpu_ticks.sql
 CREATE TEMP TABLE ticks (kind text, ticks bigint);
 DO \$\$
 DECLARE

@@ -4,9 +4,14 @@
 #   bench_throwaway_dir NAME
 # which sets TMP to a new directory lqe-NAME.XXXXXX in the temp directory (mktemp -t) that the
 # postgres user can reach, and stops the cluster in "$TMP/pg" and removes TMP when the script
-# ends (or is interrupted), after calling bench_stop_processes when the script defines it.
+# ends (or is interrupted), after calling bench_stop_processes when the script defines it and
+# stopping the processes in PIDS.
 # Then bench_throwaway_cluster initialises and starts that cluster on a free port and sets PORT
 # and SUPER (the superuser's DSN without a database).
+
+# The script's background processes (bench_serve adds `lqe serve`): stopped when it ends, before
+# the cluster.
+PIDS=()
 
 bench_throwaway_dir() {
   TMP=$(mktemp -d -t "lqe-$1.XXXXXX")
@@ -16,6 +21,8 @@ bench_throwaway_dir() {
 
 bench_throwaway_cleanup() {
   if declare -F bench_stop_processes >/dev/null; then bench_stop_processes; fi
+  local pid
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
   pg_cluster_stop "$TMP/pg"
   rm -rf "$TMP"
 }
